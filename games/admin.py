@@ -1,0 +1,1 @@
+"""Admin registrations for games (no models yet)."""

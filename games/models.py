@@ -1,0 +1,1 @@
+"""Game tables and deal records (none yet: the live-tables work adds them)."""

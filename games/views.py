@@ -1,0 +1,8 @@
+"""Lobby: open tables will be listed here once live tables exist."""
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+
+def lobby(request: HttpRequest) -> HttpResponse:
+    return render(request, "games/lobby.html", {"tables": []})

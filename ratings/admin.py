@@ -1,0 +1,1 @@
+"""Admin registrations for ratings (no models yet)."""

@@ -1,0 +1,36 @@
+"""Forms for sign-up and the profile page."""
+
+import zoneinfo
+
+from django import forms
+from django.contrib.auth.forms import UserCreationForm
+from django.utils.translation import gettext_lazy as _
+
+from rosbi_platform.accounts.models import Profile, User
+
+
+class SignUpForm(UserCreationForm):
+    email = forms.EmailField(label=_("E-mail"), help_text=_("Used only to reset your password."))
+    display_name = forms.CharField(
+        label=_("Display name"),
+        max_length=60,
+        required=False,
+        help_text=_("What other players see at the table. Defaults to your user name."),
+    )
+
+    class Meta(UserCreationForm.Meta):
+        model = User
+        fields = ["username", "email"]
+
+
+def time_zone_choices() -> list[tuple[str, str]]:
+    return [(name, name) for name in sorted(zoneinfo.available_timezones())]
+
+
+class ProfileForm(forms.ModelForm):
+    time_zone = forms.TypedChoiceField(label=_("Time zone"), choices=time_zone_choices)
+
+    class Meta:
+        model = Profile
+        fields = ["display_name", "card_look", "language", "time_zone"]
+        widgets = {"card_look": forms.RadioSelect}

@@ -1,0 +1,60 @@
+"""Every write to accounts data goes through these functions (views stay thin)."""
+
+from __future__ import annotations
+
+from django.contrib.auth.password_validation import validate_password
+from django.db import transaction
+
+from rosbi_platform.accounts.models import Club, ClubMembership, Profile, User
+
+
+def ensure_profile(user: User) -> Profile:
+    """Profiles are created on sign-up; users made elsewhere (createsuperuser) get one lazily."""
+    profile, _created = Profile.objects.get_or_create(user=user)
+    return profile
+
+
+@transaction.atomic
+def register_user(
+    *, username: str, email: str, password: str, display_name: str = "", language: str = "en"
+) -> User:
+    """Create a player account together with its profile, validating the password."""
+    user = User(username=username, email=email)
+    validate_password(password, user)
+    user.set_password(password)
+    user.full_clean(exclude=["password"])
+    user.save()
+    Profile.objects.create(user=user, display_name=display_name, language=language)
+    return user
+
+
+@transaction.atomic
+def update_profile(user: User, **changes: str) -> Profile:
+    """Change profile fields; validators (e.g. the IANA time zone) run before saving."""
+    allowed = {"display_name", "card_look", "language", "time_zone"}
+    unknown = set(changes) - allowed
+    if unknown:
+        raise ValueError(f"not profile fields: {sorted(unknown)}")
+    profile = ensure_profile(user)
+    for name, value in changes.items():
+        setattr(profile, name, value)
+    profile.full_clean()
+    profile.save()
+    return profile
+
+
+def create_club(*, name: str, slug: str, description: str = "") -> Club:
+    club = Club(name=name, slug=slug, description=description)
+    club.full_clean()
+    club.save()
+    return club
+
+
+def add_club_member(
+    club: Club, user: User, role: str = ClubMembership.Role.MEMBER
+) -> ClubMembership:
+    """Join a user to a club (or change their role); never duplicates a membership."""
+    membership, _created = ClubMembership.objects.update_or_create(
+        club=club, user=user, defaults={"role": role}
+    )
+    return membership

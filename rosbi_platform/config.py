@@ -1,0 +1,251 @@
+"""Turn environment variables into one typed, validated configuration object.
+
+`load_config` is a pure function of a mapping so the tests can feed it dicts; `settings.py`
+applies it to `os.environ`. Nothing here touches the network, and the only file it may write
+is the generated local secret key (never in production, where a missing key is an error).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, unquote, urlsplit
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+TRUE_WORDS = {"1", "true", "yes", "on"}
+FALSE_WORDS = {"0", "false", "no", "off", ""}
+MIN_SECRET_KEY_LENGTH = 50
+EMBEDDED_REDIS_SOCKET_NAME = "redis.sock"
+
+# Every variable the settings read, with a one-line meaning: README, .env.example and the
+# compose test are checked against this list so they cannot drift apart.
+ENVIRONMENT_VARIABLES: dict[str, str] = {
+    "DEBUG": "true for local development (default), false in production",
+    "SECRET_KEY": "50+ random characters; required when DEBUG is false",
+    "ALLOWED_HOSTS": "comma-separated host names the site answers to",
+    "CSRF_TRUSTED_ORIGINS": "comma-separated origins (scheme://host) allowed to POST",
+    "DATABASE_URL": "database URL; default SQLite at var/db.sqlite3",
+    "REDIS_URL": "Redis URL for channels, Celery broker and results; default embedded Redis",
+    "EMAIL_URL": "smtp://user:pass@host:587/?tls=true (or smtps://, console://)",
+    "EMAIL_HOST": "SMTP host when EMAIL_URL is not used",
+    "EMAIL_PORT": "SMTP port (default 587)",
+    "EMAIL_HOST_USER": "SMTP user name",
+    "EMAIL_HOST_PASSWORD": "SMTP password",
+    "EMAIL_USE_TLS": "STARTTLS (default true)",
+    "EMAIL_USE_SSL": "implicit TLS (default false)",
+    "DEFAULT_FROM_EMAIL": "sender address of the site's e-mails",
+    "SECURE_HSTS_SECONDS": "HSTS max-age in production (default one year)",
+    "SECURE_SSL_REDIRECT": "redirect http to https in production (default true)",
+    "LOG_LEVEL": "root log level (default INFO)",
+}
+
+
+@dataclass(frozen=True)
+class EmailConfig:
+    """How the site sends e-mail: console locally, SMTP in production."""
+
+    backend: str = "django.core.mail.backends.console.EmailBackend"
+    host: str = "localhost"
+    port: int = 25
+    user: str = ""
+    password: str = ""
+    use_tls: bool = False
+    use_ssl: bool = False
+
+
+@dataclass(frozen=True)
+class Config:
+    """Everything the settings need, already parsed and checked."""
+
+    base_dir: Path
+    var_dir: Path
+    debug: bool
+    secret_key: str
+    allowed_hosts: list[str]
+    csrf_trusted_origins: list[str]
+    database: dict[str, Any]
+    redis_url: str
+    celery_broker_url: str
+    embedded_redis_socket: Path | None
+    email: EmailConfig
+    default_from_email: str
+    hsts_seconds: int
+    ssl_redirect: bool
+    log_level: str
+
+
+def parse_bool(name: str, raw: str | None, default: bool) -> bool:
+    """Read a yes/no variable strictly: a typo must not silently flip production to debug."""
+    if raw is None:
+        return default
+    word = raw.strip().lower()
+    if word in TRUE_WORDS:
+        return True
+    if word in FALSE_WORDS:
+        return False
+    raise ImproperlyConfigured(f"{name} must be true or false, got {raw!r}.")
+
+
+def parse_list(raw: str | None) -> list[str]:
+    """Comma-separated list, blanks dropped."""
+    if not raw:
+        return []
+    return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+def parse_int(name: str, raw: str | None, default: int) -> int:
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        return int(raw)
+    except ValueError as error:
+        raise ImproperlyConfigured(f"{name} must be a whole number, got {raw!r}.") from error
+
+
+def redis_url_for_celery(redis_url: str) -> str:
+    """Kombu spells unix sockets `redis+socket://`; redis-py spells them `unix://`."""
+    parts = urlsplit(redis_url)
+    if parts.scheme != "unix":
+        return redis_url
+    database = parse_qs(parts.query).get("db", ["0"])[0]
+    return f"redis+socket://{parts.path}?virtual_host={database}"
+
+
+def parse_email_url(url: str) -> EmailConfig:
+    """Parse EMAIL_URL: smtp:// (STARTTLS with ?tls=true), smtps:// (implicit TLS), console://."""
+    parts = urlsplit(url)
+    if parts.scheme == "console":
+        return EmailConfig()
+    if parts.scheme not in {"smtp", "smtps", "submission"}:
+        raise ImproperlyConfigured(f"EMAIL_URL scheme must be smtp, smtps or console: {url!r}.")
+    query = {key: values[-1] for key, values in parse_qs(parts.query).items()}
+    use_ssl = parts.scheme == "smtps" or parse_bool("EMAIL_URL ssl", query.get("ssl"), False)
+    use_tls = parts.scheme == "submission" or parse_bool("EMAIL_URL tls", query.get("tls"), False)
+    default_port = 465 if use_ssl else 587 if use_tls else 25
+    return EmailConfig(
+        backend="django.core.mail.backends.smtp.EmailBackend",
+        host=parts.hostname or "localhost",
+        port=parts.port or default_port,
+        user=unquote(parts.username or ""),
+        password=unquote(parts.password or ""),
+        use_tls=use_tls and not use_ssl,
+        use_ssl=use_ssl,
+    )
+
+
+def local_secret_key(var_dir: Path) -> str:
+    """Generate the development key once into var/secret_key so sessions survive restarts."""
+    key_file = var_dir / "secret_key"
+    if key_file.exists():
+        return key_file.read_text().strip()
+    var_dir.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_urlsafe(64)
+    key_file.write_text(key + "\n")
+    key_file.chmod(0o600)
+    return key
+
+
+def check_production_secret_key(key: str) -> None:
+    if not key:
+        raise ImproperlyConfigured(
+            "SECRET_KEY is not set. With DEBUG=false (production) Rosbi refuses to start "
+            "without one: set SECRET_KEY to 50 or more random characters, e.g. "
+            "`python -c 'import secrets; print(secrets.token_urlsafe(64))'`."
+        )
+    if len(key) < MIN_SECRET_KEY_LENGTH or len(set(key)) < 5:
+        raise ImproperlyConfigured(
+            f"SECRET_KEY is too weak for production: use at least {MIN_SECRET_KEY_LENGTH} "
+            "random characters."
+        )
+
+
+def load_config(env: Mapping[str, str], base_dir: Path) -> Config:
+    """Build the configuration from an environment mapping; raise ImproperlyConfigured on error."""
+    base_dir = Path(base_dir)
+    var_dir = base_dir / "var"
+    debug = parse_bool("DEBUG", env.get("DEBUG"), default=True)
+
+    secret_key = env.get("SECRET_KEY", "").strip()
+    if debug:
+        secret_key = secret_key or local_secret_key(var_dir)
+    else:
+        check_production_secret_key(secret_key)
+
+    allowed_hosts = parse_list(env.get("ALLOWED_HOSTS"))
+    if not allowed_hosts:
+        if not debug:
+            raise ImproperlyConfigured(
+                "ALLOWED_HOSTS is empty. With DEBUG=false set it to the site's host names, "
+                "e.g. ALLOWED_HOSTS=rosbi.example."
+            )
+        allowed_hosts = ["localhost", "127.0.0.1", "[::1]", "testserver"]
+
+    csrf_trusted_origins = parse_list(env.get("CSRF_TRUSTED_ORIGINS"))
+    for origin in csrf_trusted_origins:
+        if "://" not in origin:
+            raise ImproperlyConfigured(
+                f"CSRF_TRUSTED_ORIGINS entries need a scheme (https://...): {origin!r}."
+            )
+
+    database_url = env.get("DATABASE_URL", "").strip()
+    if database_url:
+        database = dj_database_url.parse(database_url, conn_max_age=60, conn_health_checks=True)
+    else:
+        database = dj_database_url.parse(f"sqlite:///{var_dir / 'db.sqlite3'}")
+
+    redis_url = env.get("REDIS_URL", "").strip()
+    embedded_socket: Path | None = None
+    if not redis_url:
+        if not debug:
+            raise ImproperlyConfigured(
+                "REDIS_URL is not set. The embedded Redis is for local development only; "
+                "with DEBUG=false point REDIS_URL at a real server, e.g. redis://redis:6379/0."
+            )
+        embedded_socket = var_dir / "redis" / EMBEDDED_REDIS_SOCKET_NAME
+        redis_url = f"unix://{embedded_socket}?db=0"
+    elif urlsplit(redis_url).scheme not in {"redis", "rediss", "unix"}:
+        raise ImproperlyConfigured(
+            f"REDIS_URL must be redis://, rediss:// or unix://: {redis_url!r}."
+        )
+
+    email_url = env.get("EMAIL_URL", "").strip()
+    email = parse_email_url(email_url) if email_url else email_from_parts(env)
+
+    return Config(
+        base_dir=base_dir,
+        var_dir=var_dir,
+        debug=debug,
+        secret_key=secret_key,
+        allowed_hosts=allowed_hosts,
+        csrf_trusted_origins=csrf_trusted_origins,
+        database=dict(database),
+        redis_url=redis_url,
+        celery_broker_url=redis_url_for_celery(redis_url),
+        embedded_redis_socket=embedded_socket,
+        email=email,
+        default_from_email=env.get("DEFAULT_FROM_EMAIL", "Rosbi <noreply@localhost>"),
+        hsts_seconds=parse_int("SECURE_HSTS_SECONDS", env.get("SECURE_HSTS_SECONDS"), 31_536_000),
+        ssl_redirect=parse_bool("SECURE_SSL_REDIRECT", env.get("SECURE_SSL_REDIRECT"), True),
+        log_level=env.get("LOG_LEVEL", "INFO").upper(),
+    )
+
+
+def email_from_parts(env: Mapping[str, str]) -> EmailConfig:
+    """Fallback to Django-style EMAIL_HOST/EMAIL_PORT/... variables when EMAIL_URL is absent."""
+    host = env.get("EMAIL_HOST", "").strip()
+    if not host:
+        return EmailConfig()
+    return EmailConfig(
+        backend="django.core.mail.backends.smtp.EmailBackend",
+        host=host,
+        port=parse_int("EMAIL_PORT", env.get("EMAIL_PORT"), 587),
+        user=env.get("EMAIL_HOST_USER", ""),
+        password=env.get("EMAIL_HOST_PASSWORD", ""),
+        use_tls=parse_bool("EMAIL_USE_TLS", env.get("EMAIL_USE_TLS"), True),
+        use_ssl=parse_bool("EMAIL_USE_SSL", env.get("EMAIL_USE_SSL"), False),
+    )

@@ -1,0 +1,115 @@
+"""Run web (uvicorn), Celery worker and Celery beat together, and stop all three together.
+
+Each child gets its own process group, so Ctrl-C reaches only this supervisor, which then
+shuts the children down in order (SIGTERM, then SIGKILL after a grace period) and finally stops
+the embedded Redis if nothing else is still using it. If any child dies, all are stopped.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+from django.conf import settings
+from django.core.management.base import BaseCommand
+
+from rosbi_platform.embedded_redis import ensure_embedded_redis, stop_embedded_redis
+
+GRACE_SECONDS = 10.0
+
+
+def wait_for_port(host: str, port: int, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with socket.socket() as probe:
+            probe.settimeout(0.2)
+            if probe.connect_ex((host, port)) == 0:
+                return True
+        time.sleep(0.1)
+    return False
+
+
+class Command(BaseCommand):
+    help = "Run the ASGI server, a Celery worker and Celery beat until Ctrl-C."
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
+        parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
+        parser.add_argument("--worker-concurrency", type=int, default=2)
+
+    def handle(self, *args, host: str, port: int, worker_concurrency: int, **options) -> None:
+        socket_path = settings.CONFIG.embedded_redis_socket
+        if socket_path is not None:
+            ensure_embedded_redis(socket_path)
+        python = sys.executable
+        commands = {
+            "web": [
+                python, "-m", "uvicorn", "rosbi_platform.asgi:application",
+                "--host", host, "--port", str(port), "--no-access-log",
+            ],
+            "worker": [
+                python, "-m", "celery", "-A", "rosbi_platform", "worker",
+                "--loglevel", "INFO", "--concurrency", str(worker_concurrency),
+                "--hostname", f"worker-{os.getpid()}@%h",
+            ],
+            "beat": [python, "-m", "celery", "-A", "rosbi_platform", "beat", "--loglevel", "INFO"],
+        }  # fmt: skip
+        children: dict[str, subprocess.Popen] = {}
+        stop_requested = False
+
+        def request_stop(signum, frame) -> None:
+            nonlocal stop_requested
+            stop_requested = True
+
+        signal.signal(signal.SIGINT, request_stop)
+        signal.signal(signal.SIGTERM, request_stop)
+        exit_code = 0
+        try:
+            for name, command in commands.items():
+                children[name] = subprocess.Popen(
+                    command, start_new_session=True, stdin=subprocess.DEVNULL
+                )
+            if wait_for_port(host, port, timeout=60):
+                shown_host = "127.0.0.1" if host in {"0.0.0.0", "::"} else host
+                self.stdout.write(
+                    self.style.SUCCESS(
+                        f"Rosbi is running at http://{shown_host}:{port}/ "
+                        f"(admin: /admin/, health: /healthz). Press Ctrl-C to stop."
+                    )
+                )
+            while not stop_requested:
+                dead = {name: c.returncode for name, c in children.items() if c.poll() is not None}
+                if dead:
+                    self.stderr.write(f"stopping everything: {dead} exited")
+                    exit_code = 1
+                    break
+                time.sleep(0.2)
+        finally:
+            self.stop_children(children)
+            if socket_path is not None and stop_embedded_redis(socket_path, only_if_idle=True):
+                self.stdout.write("embedded Redis stopped")
+        self.stdout.write("all processes stopped")
+        if exit_code:
+            sys.exit(exit_code)
+
+    def stop_children(self, children: dict[str, subprocess.Popen]) -> None:
+        """SIGTERM every child's process group (web first, so no new work is queued), then wait."""
+        for child in children.values():
+            if child.poll() is None:
+                os.killpg(child.pid, signal.SIGTERM)
+        deadline = time.monotonic() + GRACE_SECONDS
+        for name, child in children.items():
+            try:
+                child.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                self.stderr.write(f"{name} did not stop in {GRACE_SECONDS:.0f}s; killing it")
+                os.killpg(child.pid, signal.SIGKILL)
+                child.wait()
+            # Celery's pool children share the group; make sure none outlive their parent.
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(child.pid, signal.SIGKILL)
