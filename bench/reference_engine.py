@@ -37,6 +37,12 @@ Readings chosen where RULES.md leaves room (each is the one closest to the text)
 8. Command line: a line that is not valid UTF-8, empty, or not JSON is an error line with
    ``move: null`` (one output line per input line); exit 2 only when the input file cannot
    be opened or read, or the command line itself is wrong.
+9. Card codes are case-sensitive (``"ah"`` is not a card). The score command takes deal
+   records only (section 7); a Partie record on a line is malformed (it has no contract).
+
+``Deal`` is the move-by-move state both the scorer and ``bench/make_records.py`` use:
+``legal_moves()`` lists what the seat to play may do, ``play(move)`` applies one move or
+raises ``IllegalMove``, ``penalties()`` scores a finished deal.
 """
 
 from __future__ import annotations
