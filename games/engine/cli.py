@@ -17,20 +17,21 @@ from .records import DealRecord, score_line
 from .rules import CONTRACT_ORDER, Contract, HouseRules
 
 
-def _read_input(path: str) -> list[str]:
+def _read_input(path: str) -> list[bytes]:
+    """The input's lines as bytes: each line is decoded on its own, so one bad line stays one error."""
     if path == "-":
         data = sys.stdin.buffer.read()
     else:
         with open(path, "rb") as handle:
             data = handle.read()
-    return data.decode("utf-8").splitlines()
+    return data.splitlines()
 
 
 def cmd_score(args: argparse.Namespace) -> int:
     """Score every line; 0 when all scored, 1 when any line was an error, 2 on unreadable input."""
     try:
         lines = _read_input(args.file)
-    except (OSError, UnicodeDecodeError) as exc:
+    except OSError as exc:
         print(f"cannot read {args.file}: {exc}", file=sys.stderr)
         return 2
     out = [score_line(line) for line in lines]

@@ -56,7 +56,9 @@ def _parse_header(obj: Any) -> tuple[int, Contract, int, list[int], HouseRules, 
         raise MalformedRecord("the record has no 'hands'")
     masks = hand_masks(players, obj["hands"])
     rules = _parse_rules(obj)
-    moves = obj.get("moves", [])
+    if "moves" not in obj:
+        raise MalformedRecord("the record has no 'moves' (write [] for a deal not yet played)")
+    moves = obj["moves"]
     if not isinstance(moves, list):
         raise MalformedRecord("'moves' must be a list")
     return players, contract, dealer, masks, rules, moves
@@ -90,10 +92,12 @@ def score_record(obj: Any) -> tuple[int, ...]:
     return deal.penalties  # type: ignore[return-value]
 
 
-def score_line(line: str) -> str:
+def score_line(line: str | bytes) -> str:
     """One line of the ``score`` command: a JSON record in, one JSON result line out."""
     try:
         obj = json.loads(line)
+    except UnicodeDecodeError:
+        return json.dumps({"error": {"move": None, "message": "the line is not UTF-8 text"}})
     except ValueError as exc:
         return json.dumps({"error": {"move": None, "message": f"bad JSON: {exc}"}})
     try:
@@ -105,7 +109,7 @@ def score_line(line: str) -> str:
     return '{"penalties": [' + ", ".join(map(str, penalties)) + "]}"
 
 
-def score_lines(lines: Iterable[str]) -> Iterator[str]:
+def score_lines(lines: Iterable[str | bytes]) -> Iterator[str]:
     for line in lines:
         yield score_line(line)
 
