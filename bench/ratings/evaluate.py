@@ -1,0 +1,259 @@
+"""Compare the Rosbi rating with TrueSkill, OpenSkill, Elo and Glicko on simulated ladders.
+
+Run from the repository root:
+
+    .venv/bin/python bench/ratings/evaluate.py --seeds 10       # full run (a few minutes)
+    .venv/bin/python bench/ratings/evaluate.py --quick          # 3 seeds, short streams
+
+Every system sees the same chronological stream of Parties per seed. Before each Partie
+it predicts every pair at the table; afterwards it is updated. Printed per luck model:
+next-table pairwise accuracy, log-loss raw and after a single temperature fitted on the
+first 30% of the stream (both measured on the last 70%), Spearman correlation with the
+hidden skill for newcomers after 1/3/5/10/20 Parties, monotonicity violations found by
+perturbing results, and milliseconds per table; then paired 95% confidence intervals of
+ours-minus-each over the seeds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import numpy as np  # noqa: E402
+from scipy import optimize, stats  # noqa: E402
+from simulate import Stream, generate  # noqa: E402
+from systems import (  # noqa: E402
+    Elo,
+    Glicko,
+    Ours,
+    System,
+    TrueSkill,
+    openskill_btfull,
+    openskill_pl,
+    openskill_pl_scores,
+)
+
+from ratings import elo  # noqa: E402
+
+CHECKPOINTS = (1, 3, 5, 10, 20)
+CALIBRATION_SHARE = 0.3
+EPS = 1e-12
+
+
+def _ours_without_margin() -> System:
+    return Ours(elo.Params(margin_weight=0.0), name="ours-no-margin")
+
+
+SYSTEMS: dict[str, Callable[[], System]] = {
+    "ours": Ours,
+    "ours-no-margin": _ours_without_margin,
+    "trueskill": TrueSkill,
+    "openskill-PL": openskill_pl,
+    "openskill-BTFull": openskill_btfull,
+    "openskill-PL-margin": openskill_pl_scores,
+    "elo": Elo,
+    "glicko": Glicko,
+}
+
+
+def _log_loss(p: np.ndarray, y: np.ndarray) -> float:
+    p = np.clip(p, EPS, 1 - EPS)
+    return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
+
+
+def _temper(p: np.ndarray, temperature: float) -> np.ndarray:
+    p = np.clip(p, EPS, 1 - EPS)
+    return 1.0 / (1.0 + np.exp(-np.log(p / (1 - p)) / temperature))
+
+
+def fit_temperature(p: np.ndarray, y: np.ndarray) -> float:
+    """The single temperature that minimises log-loss on the calibration part."""
+    best = optimize.minimize_scalar(
+        lambda log_t: _log_loss(_temper(p, math.exp(log_t)), y),
+        bounds=(-3.0, 3.0),
+        method="bounded",
+    )
+    return math.exp(best.x)
+
+
+def _accuracy(p: np.ndarray, y: np.ndarray) -> float:
+    decided = y != 0.5
+    p, y = p[decided], y[decided]
+    correct = np.where(p == 0.5, 0.5, ((p > 0.5) == (y == 1.0)).astype(float))
+    return float(np.mean(correct))
+
+
+def _violations(system: System, players: list[int], totals: list[int], now: float) -> tuple:
+    """Count results made better that still gave a lower rating (and the probes made)."""
+    base = system.compute(players, totals, now)
+    found = probes = 0
+    for i in range(len(players)):
+        variants = [
+            [t - (drop if k == i else 0) for k, t in enumerate(totals)] for drop in (1, 3, 8)
+        ]
+        for j in range(len(players)):
+            if totals[j] < totals[i]:
+                swapped = list(totals)
+                swapped[i], swapped[j] = totals[j], totals[i]
+                variants.append(swapped)
+        for variant in variants:
+            probes += 1
+            new = system.compute(players, variant, now)
+            if system.strength(new[i]) < system.strength(base[i]) - 1e-9:
+                found += 1
+    return found, probes
+
+
+def run_system(system: System, stream: Stream, probe_every: int) -> dict:
+    """Replay the stream through one system and collect every metric."""
+    probabilities: list[float] = []
+    outcomes: list[float] = []
+    split_at = 0
+    calibration_tables = int(CALIBRATION_SHARE * len(stream.tables))
+    played: dict[int, int] = {}
+    at_checkpoint: dict[int, list[tuple[float, float]]] = {k: [] for k in CHECKPOINTS}
+    violations = probes = 0
+    elapsed = 0.0
+    for index, table in enumerate(stream.tables):
+        if index == calibration_tables:
+            split_at = len(probabilities)
+        players, totals = table.players, table.totals
+        started = time.perf_counter()
+        matrix = system.predict(players, table.time)
+        new = system.compute(players, totals, table.time)
+        elapsed += time.perf_counter() - started
+        for i in range(len(players)):
+            for j in range(i + 1, len(players)):
+                probabilities.append(matrix[i][j])
+                outcomes.append(
+                    1.0 if totals[i] < totals[j] else 0.0 if totals[i] > totals[j] else 0.5
+                )
+        if probe_every and index % probe_every == 0:
+            found, made = _violations(system, players, totals, table.time)
+            violations += found
+            probes += made
+        system.commit(players, new)
+        for position, player in enumerate(players):
+            played[player] = played.get(player, 0) + 1
+            if stream.arrival_day[player] > 0 and played[player] in at_checkpoint:
+                at_checkpoint[played[player]].append(
+                    (system.strength(new[position]), table.skills[position])
+                )
+    p = np.array(probabilities)
+    y = np.array(outcomes)
+    temperature = fit_temperature(p[:split_at], y[:split_at])
+    p_eval, y_eval = p[split_at:], y[split_at:]
+    result = {
+        "accuracy": _accuracy(p_eval, y_eval),
+        "log_loss": _log_loss(p_eval, y_eval),
+        "log_loss_cal": _log_loss(_temper(p_eval, temperature), y_eval),
+        "temperature": temperature,
+        "violations": violations,
+        "probes": probes,
+        "ms_per_table": 1000.0 * elapsed / len(stream.tables),
+    }
+    for k, pairs in at_checkpoint.items():
+        rho = stats.spearmanr([a for a, _ in pairs], [b for _, b in pairs]).statistic
+        result[f"rho@{k}"] = float(rho) if len(pairs) > 2 else float("nan")
+    return result
+
+
+def run_seed(job: tuple) -> tuple[int, dict[str, dict]]:
+    seed, heavy, tables, players, probe_every, names = job
+    stream = generate(seed, tables=tables, players=players, heavy=heavy)
+    return seed, {name: run_system(SYSTEMS[name](), stream, probe_every) for name in names}
+
+
+def _ci(differences: list[float]) -> tuple[float, float]:
+    mean = statistics.fmean(differences)
+    if len(differences) < 2:
+        return mean, float("nan")
+    half = stats.t.ppf(0.975, len(differences) - 1) * statistics.stdev(differences)
+    return mean, half / math.sqrt(len(differences))
+
+
+def report(title: str, per_seed: list[dict[str, dict]], names: list[str]) -> str:
+    """Render the summary and the paired ours-minus-each intervals as Markdown tables."""
+    lines = [f"### {title} ({len(per_seed)} seeds)", ""]
+    header = "| system | acc | log-loss | log-loss cal | T |"
+    header += "".join(f" rho@{k} |" for k in CHECKPOINTS) + " mono viol/probes | ms/table |"
+    lines += [header, "|" + "---|" * (header.count("|") - 1)]
+    for name in names:
+        rows = [seed[name] for seed in per_seed]
+
+        def mean(key: str, rows: list[dict] = rows) -> float:
+            return statistics.fmean(row[key] for row in rows)
+
+        cells = [
+            name,
+            f"{mean('accuracy'):.4f}",
+            f"{mean('log_loss'):.4f}",
+            f"{mean('log_loss_cal'):.4f}",
+            f"{mean('temperature'):.2f}",
+        ]
+        cells += [f"{mean(f'rho@{k}'):.3f}" for k in CHECKPOINTS]
+        cells.append(f"{sum(r['violations'] for r in rows)}/{sum(r['probes'] for r in rows)}")
+        cells.append(f"{mean('ms_per_table'):.3f}")
+        lines.append("| " + " | ".join(cells) + " |")
+    lines += [
+        "",
+        "ours minus each, mean and paired 95% CI over seeds "
+        "(accuracy: higher is better for ours when positive; log-loss: when negative)",
+        "",
+    ]
+    lines += ["| vs | d acc | d log-loss | d log-loss cal | d rho@5 |", "|---|---|---|---|---|"]
+    for name in names:
+        if name == "ours":
+            continue
+        cells = [name]
+        for key in ("accuracy", "log_loss", "log_loss_cal", "rho@5"):
+            mean_diff, half = _ci([seed["ours"][key] - seed[name][key] for seed in per_seed])
+            cells.append(f"{mean_diff:+.4f} ± {half:.4f}")
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", type=int, default=10)
+    parser.add_argument("--tables", type=int, default=3000)
+    parser.add_argument("--players", type=int, default=300)
+    parser.add_argument("--probe-every", type=int, default=25)
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--systems", default=",".join(SYSTEMS))
+    parser.add_argument("--quick", action="store_true", help="3 seeds, 1200 tables")
+    args = parser.parse_args()
+    if args.quick:
+        args.seeds, args.tables, args.players = 3, 1200, 150
+    names = args.systems.split(",")
+    started = time.perf_counter()
+    for heavy in (False, True):
+        jobs = [
+            (seed, heavy, args.tables, args.players, args.probe_every, names)
+            for seed in range(args.seeds)
+        ]
+        if args.jobs > 1:
+            with ProcessPoolExecutor(args.jobs) as pool:
+                results = list(pool.map(run_seed, jobs))
+        else:
+            results = [run_seed(job) for job in jobs]
+        per_seed = [result for _, result in sorted(results, key=lambda r: r[0])]
+        title = "Heavy-tailed luck (Student t, 3 df)" if heavy else "Normal luck"
+        print(report(title, per_seed, names), flush=True)
+        print(flush=True)
+    print(
+        f"total time {time.perf_counter() - started:.0f} s "
+        f"({args.seeds} seeds x 2 luck models, {args.tables} tables, {args.players} players)"
+    )
+
+
+if __name__ == "__main__":
+    main()

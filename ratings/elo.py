@@ -1,0 +1,193 @@
+"""Rosbi rating: an Elo-scale, Glicko-style rating for 3-6-player tables of Rosbiratschka.
+
+Pure Python (stdlib ``math`` only) so the web app, the Celery workers and the benchmark
+all run the very same arithmetic. The formulas and the measured reasons for every
+parameter are in ``docs/ratings.md``.
+
+Model in one paragraph: every player has a rating ``mu`` on the familiar Elo scale
+(new players 1500) and an uncertainty ``sigma`` (Glicko's RD). A finished Partie is
+read as the ``n - 1`` head-to-head results of each player against every other player
+at the table (lower total wins, equal totals draw). Each head-to-head result is scored
+as a value in [0, 1] that mixes the plain win/draw/loss with a bounded, monotone
+score-margin term, and the Glicko-1 update is applied with each pair down-weighted
+because the ``n - 1`` results of one Partie are not independent games. A Partie can
+move ``mu`` by at most ``MAX_CHANGE``. ``sigma`` shrinks with play and grows with
+inactivity back towards ``INITIAL_SIGMA``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+INITIAL_MU = 1500.0
+INITIAL_SIGMA = 350.0
+# Floor for sigma so established players still react to a change in form.
+MIN_SIGMA = 45.0
+# Ratings with sigma above this are provisional and displayed with "?".
+PROVISIONAL_SIGMA = 110.0
+# Inactivity: sigma^2 grows by INACTIVITY_C^2 per day without a Partie (capped at
+# INITIAL_SIGMA); from the floor back to fully provisional takes about a year.
+INACTIVITY_C = 17.0
+SECONDS_PER_DAY = 86400.0
+# Largest change of mu one Partie may cause (Elo points).
+MAX_CHANGE = 250.0
+# Weight of each head-to-head pair: PAIR_WEIGHT / (n - 1) ** PAIR_EXPONENT.
+PAIR_WEIGHT = 1.0
+PAIR_EXPONENT = 0.5
+# Score-margin term: share of the pair score given by the margin, its scale in penalty
+# points, and how much of a win-probability edge the margin term shows on average.
+MARGIN_WEIGHT = 0.5
+MARGIN_SCALE = 12.0
+MARGIN_SLOPE = 0.8
+
+_Q = math.log(10.0) / 400.0
+
+
+@dataclass(frozen=True)
+class Rating:
+    """One player's rating; plain values so it can be stored in any database row."""
+
+    mu: float = INITIAL_MU
+    sigma: float = INITIAL_SIGMA
+    games: int = 0
+    last_played: float | None = None
+
+
+@dataclass(frozen=True)
+class Params:
+    """Tunable constants, bundled so the benchmark can try alternatives side by side."""
+
+    initial_sigma: float = INITIAL_SIGMA
+    min_sigma: float = MIN_SIGMA
+    inactivity_c: float = INACTIVITY_C
+    max_change: float = MAX_CHANGE
+    pair_weight: float = PAIR_WEIGHT
+    pair_exponent: float = PAIR_EXPONENT
+    margin_weight: float = MARGIN_WEIGHT
+    margin_scale: float = MARGIN_SCALE
+    margin_slope: float = MARGIN_SLOPE
+
+
+DEFAULT_PARAMS = Params()
+
+
+def new_rating() -> Rating:
+    """The rating every newcomer starts with."""
+    return Rating()
+
+
+def is_provisional(rating: Rating) -> bool:
+    """A rating is provisional while it is too uncertain to rank the player reliably."""
+    return rating.sigma > PROVISIONAL_SIGMA
+
+
+def display(rating: Rating) -> str:
+    """Whole Elo points, with "?" while provisional: "1623" or "1500?"."""
+    shown = str(int(math.floor(rating.mu + 0.5)))
+    return shown + "?" if is_provisional(rating) else shown
+
+
+def inflate_for_inactivity(
+    rating: Rating, now: float | None, params: Params = DEFAULT_PARAMS
+) -> Rating:
+    """Grow sigma with the days since the last Partie, capped at the newcomer value.
+
+    Skill drifts while nobody watches, so an absent player's rating is trusted less and
+    moves faster on return. ``now`` and ``last_played`` are POSIX seconds.
+    """
+    if now is None or rating.last_played is None or now <= rating.last_played:
+        return rating
+    days = (now - rating.last_played) / SECONDS_PER_DAY
+    grown = math.sqrt(rating.sigma**2 + params.inactivity_c**2 * days)
+    return replace(rating, sigma=min(max(grown, rating.sigma), params.initial_sigma))
+
+
+def _g(sigma: float) -> float:
+    """Glicko's attenuation: an uncertain opponent tells less, and predictions flatten."""
+    return 1.0 / math.sqrt(1.0 + 3.0 * (_Q * sigma) ** 2 / math.pi**2)
+
+
+def _expected(mu: float, other_mu: float, combined_sigma: float) -> float:
+    """Elo expectation with the rating difference attenuated by uncertainty."""
+    exponent = -_g(combined_sigma) * (mu - other_mu) / 400.0
+    exponent = max(-300.0, min(300.0, exponent))
+    return 1.0 / (1.0 + 10.0**exponent)
+
+
+def win_probability(a: Rating, b: Rating) -> float:
+    """P(a finishes ahead of b), a draw counting as half for each.
+
+    Both players' uncertainty widens the prediction, as in Glicko's expected score for
+    a game between two rated players, so p(a, b) + p(b, a) = 1 exactly.
+    """
+    return _expected(a.mu, b.mu, math.hypot(a.sigma, b.sigma))
+
+
+def predict(players: Sequence[Rating]) -> list[list[float]]:
+    """Pairwise matrix ``p[i][j]`` = P(player i finishes ahead of player j).
+
+    Draws (equal totals) count as half a win for each side; the diagonal is 0.5.
+    """
+    return [[win_probability(a, b) for b in players] for a in players]
+
+
+def pair_score(own_total: float, other_total: float, params: Params = DEFAULT_PARAMS) -> float:
+    """Head-to-head score in [0, 1]: win/draw/loss mixed with a bounded margin term.
+
+    Lower total is better. The score never decreases when ``own_total`` decreases, which
+    is what makes the whole update monotone.
+    """
+    lead = other_total - own_total
+    sign = (lead > 0) - (lead < 0)
+    margin = math.tanh(lead / params.margin_scale)
+    return 0.5 + 0.5 * ((1.0 - params.margin_weight) * sign + params.margin_weight * margin)
+
+
+def _pair_expectation(expected: float, params: Params) -> float:
+    """Expected pair score: the margin part only shows MARGIN_SLOPE of the win edge."""
+    slope = (1.0 - params.margin_weight) + params.margin_weight * params.margin_slope
+    return 0.5 + slope * (expected - 0.5)
+
+
+def update(
+    players: Sequence[Rating],
+    totals: Sequence[float],
+    now: float | None = None,
+    params: Params = DEFAULT_PARAMS,
+) -> list[Rating]:
+    """New ratings after one finished Partie, in the order of ``players``.
+
+    ``totals`` are the Partie penalty totals (lower is better, equal totals draw).
+    Every player is first inflated for inactivity up to ``now``; all players are then
+    updated simultaneously from the pre-Partie ratings, so seat order never matters.
+    """
+    n = len(players)
+    if not 3 <= n <= 6:
+        raise ValueError(f"a Partie has 3 to 6 players, got {n}")
+    if len(totals) != n:
+        raise ValueError("one total per player is required")
+    current = [inflate_for_inactivity(p, now, params) for p in players]
+    pair_weight = params.pair_weight / (n - 1) ** params.pair_exponent
+    result: list[Rating] = []
+    for i, me in enumerate(current):
+        information = 0.0
+        pull = 0.0
+        for j, other in enumerate(current):
+            if i == j:
+                continue
+            g = _g(other.sigma)
+            expected = _expected(me.mu, other.mu, other.sigma)
+            information += pair_weight * g * g * expected * (1.0 - expected)
+            score = pair_score(totals[i], totals[j], params)
+            pull += pair_weight * g * (score - _pair_expectation(expected, params))
+        precision = 1.0 / me.sigma**2 + _Q * _Q * information
+        change = _Q / precision * pull
+        change = max(-params.max_change, min(params.max_change, change))
+        sigma = max(params.min_sigma, math.sqrt(1.0 / precision))
+        played = now if now is not None else me.last_played
+        result.append(
+            Rating(mu=me.mu + change, sigma=sigma, games=me.games + 1, last_played=played)
+        )
+    return result

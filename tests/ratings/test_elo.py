@@ -1,0 +1,209 @@
+"""Behaviour of the Rosbi rating (ratings.elo): the promises made to players."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ratings import elo
+from ratings.elo import Rating
+
+DAY = elo.SECONDS_PER_DAY
+NOW = 1_800_000_000.0
+
+ratings = st.builds(
+    Rating,
+    mu=st.floats(800.0, 2400.0),
+    sigma=st.floats(elo.MIN_SIGMA, elo.INITIAL_SIGMA),
+    games=st.integers(0, 500),
+    last_played=st.one_of(st.none(), st.floats(NOW - 400 * DAY, NOW)),
+)
+
+
+@st.composite
+def tables(draw: st.DrawFn) -> tuple[list[Rating], list[int]]:
+    n = draw(st.integers(3, 6))
+    players = draw(st.lists(ratings, min_size=n, max_size=n))
+    totals = draw(st.lists(st.integers(-8, 120), min_size=n, max_size=n))
+    return players, totals
+
+
+@given(tables(), st.data())
+def test_fewer_points_never_lowers_the_new_rating(table, data) -> None:
+    players, totals = table
+    seat = data.draw(st.integers(0, len(players) - 1))
+    saved = data.draw(st.integers(1, 60))
+    better = list(totals)
+    better[seat] -= saved
+    before = elo.update(players, totals, NOW)[seat].mu
+    after = elo.update(players, better, NOW)[seat].mu
+    assert after >= before - 1e-9
+
+
+@given(tables(), st.data())
+def test_a_better_place_never_lowers_the_new_rating(table, data) -> None:
+    players, totals = table
+    seat = data.draw(st.integers(0, len(players) - 1))
+    ahead = [j for j, total in enumerate(totals) if total < totals[seat]]
+    if not ahead:
+        ahead_seat = (seat + 1) % len(players)
+        totals = list(totals)
+        totals[ahead_seat] = totals[seat] - 1
+        ahead = [ahead_seat]
+    swap_with = data.draw(st.sampled_from(ahead))
+    swapped = list(totals)
+    swapped[seat], swapped[swap_with] = totals[swap_with], totals[seat]
+    before = elo.update(players, totals, NOW)[seat].mu
+    after = elo.update(players, swapped, NOW)[seat].mu
+    assert after >= before - 1e-9
+
+
+@given(tables(), st.randoms(use_true_random=False))
+def test_seat_order_never_matters(table, rng) -> None:
+    players, totals = table
+    order = list(range(len(players)))
+    rng.shuffle(order)
+    plain = elo.update(players, totals, NOW)
+    permuted = elo.update([players[i] for i in order], [totals[i] for i in order], NOW)
+    for position, original in enumerate(order):
+        assert permuted[position].mu == pytest.approx(plain[original].mu, abs=1e-9)
+        assert permuted[position].sigma == pytest.approx(plain[original].sigma, abs=1e-9)
+
+
+@given(tables())
+def test_one_partie_moves_a_rating_at_most_the_cap(table) -> None:
+    players, totals = table
+    inflated = [elo.inflate_for_inactivity(p, NOW) for p in players]
+    for old, new in zip(inflated, elo.update(players, totals, NOW), strict=True):
+        assert abs(new.mu - old.mu) <= elo.MAX_CHANGE + 1e-9
+
+
+def test_the_cap_binds_for_a_newcomer_who_crushes_strong_players() -> None:
+    strong = Rating(mu=2300.0, sigma=elo.MIN_SIGMA, games=200, last_played=NOW)
+    newcomer = elo.new_rating()
+    params = elo.Params(max_change=40.0)
+    new = elo.update([newcomer, strong, strong, strong], [-8, 60, 60, 60], NOW, params)
+    assert new[0].mu == pytest.approx(newcomer.mu + 40.0)
+
+
+@given(tables())
+def test_uncertainty_shrinks_with_play(table) -> None:
+    players, totals = table
+    inflated = [elo.inflate_for_inactivity(p, NOW) for p in players]
+    for old, new in zip(inflated, elo.update(players, totals, NOW), strict=True):
+        assert new.sigma <= old.sigma
+        assert new.sigma >= elo.MIN_SIGMA
+        assert new.games == old.games + 1
+        assert new.last_played == NOW
+
+
+@given(ratings, st.floats(0.0, 3000.0), st.floats(0.0, 3000.0))
+def test_uncertainty_grows_with_inactivity_and_is_capped(rating, days_a, days_b) -> None:
+    rating = Rating(rating.mu, rating.sigma, rating.games, NOW)
+    shorter, longer = sorted((days_a, days_b))
+    after_short = elo.inflate_for_inactivity(rating, NOW + shorter * DAY)
+    after_long = elo.inflate_for_inactivity(rating, NOW + longer * DAY)
+    assert rating.sigma <= after_short.sigma <= after_long.sigma <= elo.INITIAL_SIGMA
+    assert after_long.mu == rating.mu
+
+
+def test_a_year_away_makes_an_established_player_provisional_again() -> None:
+    regular = Rating(mu=1800.0, sigma=elo.MIN_SIGMA, games=300, last_played=NOW)
+    assert not elo.is_provisional(regular)
+    assert not elo.is_provisional(elo.inflate_for_inactivity(regular, NOW + 7 * DAY))
+    back = elo.inflate_for_inactivity(regular, NOW + 365 * DAY)
+    assert elo.is_provisional(back)
+    assert elo.inflate_for_inactivity(regular, NOW + 100 * 365 * DAY).sigma == elo.INITIAL_SIGMA
+
+
+@given(
+    st.floats(800.0, 2400.0),
+    st.floats(elo.MIN_SIGMA, elo.INITIAL_SIGMA),
+    st.integers(3, 6),
+    st.integers(-8, 120),
+)
+def test_a_draw_between_equal_players_changes_no_mu(mu, sigma, n, total) -> None:
+    equal = Rating(mu=mu, sigma=sigma, games=10, last_played=NOW)
+    for new in elo.update([equal] * n, [total] * n, NOW):
+        assert new.mu == pytest.approx(mu, abs=1e-9)
+
+
+def test_newcomers_start_at_1500_and_are_provisional() -> None:
+    newcomer = elo.new_rating()
+    assert newcomer.mu == 1500.0
+    assert newcomer.games == 0
+    assert newcomer.last_played is None
+    assert elo.is_provisional(newcomer)
+    assert elo.display(newcomer) == "1500?"
+
+
+def test_display_rounds_and_drops_the_question_mark_once_established() -> None:
+    assert elo.display(Rating(mu=1622.6, sigma=60.0, games=40)) == "1623"
+    assert elo.display(Rating(mu=1622.4, sigma=200.0, games=2)) == "1622?"
+
+
+def test_ratings_settle_after_enough_parties() -> None:
+    """A steady player stops being provisional within a few dozen Parties."""
+    me = elo.new_rating()
+    field = Rating(mu=1500.0, sigma=80.0, games=100, last_played=NOW)
+    for partie in range(40):
+        me = elo.update([me, field, field, field], [12, 12, 12, 12], NOW + partie * 3600)[0]
+    assert not elo.is_provisional(me)
+
+
+def test_winning_raises_and_losing_lowers() -> None:
+    table = [elo.new_rating() for _ in range(4)]
+    new = elo.update(table, [4, 10, 16, 22], NOW)
+    assert new[0].mu > new[1].mu > 1500.0 > new[2].mu > new[3].mu
+    assert sum(r.mu for r in new) == pytest.approx(6000.0)
+
+
+@given(st.lists(ratings, min_size=3, max_size=6))
+def test_predict_gives_complementary_probabilities(players) -> None:
+    matrix = elo.predict(players)
+    for i, j in itertools.product(range(len(players)), repeat=2):
+        assert 0.0 < matrix[i][j] < 1.0
+        assert matrix[i][j] + matrix[j][i] == pytest.approx(1.0, abs=1e-12)
+    for i in range(len(players)):
+        assert matrix[i][i] == 0.5
+
+
+@given(ratings, ratings)
+def test_the_higher_rating_is_favoured(a, b) -> None:
+    p = elo.win_probability(a, b)
+    if a.mu > b.mu:
+        assert p > 0.5
+    elif a.mu == b.mu:
+        assert p == 0.5
+
+
+def test_predict_matches_elo_for_certain_ratings() -> None:
+    """With little uncertainty a 400-point gap means the familiar 10:1 odds."""
+    a = Rating(mu=1900.0, sigma=1e-6)
+    b = Rating(mu=1500.0, sigma=1e-6)
+    assert elo.win_probability(a, b) == pytest.approx(10.0 / 11.0, abs=1e-9)
+    assert elo.win_probability(elo.new_rating(), elo.new_rating()) == 0.5
+
+
+@pytest.mark.parametrize("n", [2, 7])
+def test_table_size_outside_three_to_six_is_refused(n) -> None:
+    with pytest.raises(ValueError):
+        elo.update([elo.new_rating()] * n, [0] * n, NOW)
+
+
+def test_mismatched_totals_are_refused() -> None:
+    with pytest.raises(ValueError):
+        elo.update([elo.new_rating()] * 4, [1, 2, 3], NOW)
+
+
+@settings(max_examples=50)
+@given(st.integers(-100, 100), st.integers(-100, 100))
+def test_pair_score_is_bounded_and_monotone(own, other) -> None:
+    score = elo.pair_score(own, other)
+    assert 0.0 <= score <= 1.0
+    assert elo.pair_score(own - 1, other) >= score
+    assert math.isclose(score + elo.pair_score(other, own), 1.0)
