@@ -322,6 +322,21 @@ class Deal:
 
     # ----------------------------------------------------------------- playing
 
+    def play_out_randomly(self, draw: Callable[[], float]) -> None:
+        """Finish the deal with uniformly random legal moves; ``draw`` is ``rng.random``."""
+        legal_mask = self.legal_mask
+        play_index = self.play_index
+        while not self.over:
+            mask = legal_mask()
+            # Pick the k-th set bit without building a list.
+            count = mask.bit_count()
+            if count > 1:
+                k = int(draw() * count)
+                while k:
+                    mask &= mask - 1
+                    k -= 1
+            play_index((mask & -mask).bit_length() - 1)
+
     def play(self, move: Move | str) -> None:
         """Play ``move`` (a ``Card``, ``PASS`` or a code) for the seat on turn.
 
@@ -467,6 +482,48 @@ class _TrickDeal(Deal):
             self._finish_trick()
         else:
             self.turn = seat + 1 if seat + 1 < self.players else 0
+
+    def play_out_randomly(self, draw: Callable[[], float]) -> None:
+        """Finish the deal with uniformly random legal moves; ``draw`` is ``rng.random``.
+
+        The same as calling ``play_index`` with a random legal move until the end (the tests
+        hold the two paths together), inlined because it is the bots' rollout hot loop.
+        """
+        hands = self._hands
+        moves = self._moves
+        seats = self._seats
+        players = self.players
+        trick = self._trick
+        led = self._led_mask
+        while not self.over:
+            seat = self.turn
+            hand = hands[seat]
+            mask = (hand & led or hand) if trick else hand
+            count = mask.bit_count()
+            if count > 1:
+                k = int(draw() * count)
+                while k:
+                    mask &= mask - 1
+                    k -= 1
+            bit = mask & -mask
+            index = bit.bit_length() - 1
+            if not trick:
+                led = self._led_mask = SUIT_MASKS[index // 9]
+                self._best = index
+                self._best_seat = seat
+            elif bit & led and index > self._best:
+                self._best = index
+                self._best_seat = seat
+            hands[seat] = hand ^ bit
+            moves.append(index)
+            seats.append(seat)
+            trick.append(index)
+            if len(trick) == players:
+                self._finish_trick()
+                trick = self._trick
+                led = 0
+            else:
+                self.turn = seat + 1 if seat + 1 < players else 0
 
     def _finish_trick(self) -> None:
         winner = self._best_seat

@@ -170,17 +170,5 @@ def random_deal(
 
 def play_out_randomly(deal: Deal, rng: random.Random) -> Deal:
     """Finish ``deal`` with uniformly random legal moves (in place) and return it."""
-    draw = rng.random
-    legal_mask = deal.legal_mask
-    play_index = deal.play_index
-    while not deal.over:
-        mask = legal_mask()
-        # Pick the k-th set bit without building a list: this loop is the bots' hot path.
-        count = mask.bit_count()
-        if count > 1:
-            k = int(draw() * count)
-            while k:
-                mask &= mask - 1
-                k -= 1
-        play_index((mask & -mask).bit_length() - 1)
+    deal.play_out_randomly(rng.random)
     return deal
