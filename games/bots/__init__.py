@@ -1,0 +1,58 @@
+"""Bots for Rosbiratschka: random, beginner, heuristic and a strong sampling bot.
+
+Pure Python on top of ``games.engine`` (standard library only, no Django). Every bot answers
+``choose(view) -> Move`` for the seat whose ``SeatView`` it is given and takes its own random
+source, so the same seed gives the same decisions. Create bots by level name::
+
+    bot = make_bot("strong", seed=7, samples=60)
+    move = bot.choose(deal.view_for(deal.turn))
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .base import Bot, SeededBot
+from .beginner import BeginnerBot
+from .heuristic import HeuristicBot
+from .random_bot import RandomBot
+from .sampling import sample_hands
+from .strong import StrongBot
+
+BOT_CLASSES: dict[str, type[SeededBot]] = {
+    "random": RandomBot,
+    "beginner": BeginnerBot,
+    "heuristic": HeuristicBot,
+    "strong": StrongBot,
+}
+
+BOT_LEVELS: dict[str, str] = {
+    "random": "Random (plays any legal card)",
+    "beginner": "Beginner (knows the rules, not the tactics)",
+    "heuristic": "Club player (a sound plan for every contract)",
+    "strong": "Expert (thinks through many possible deals)",
+}
+"""Level keys in increasing strength with English labels for the user interface."""
+
+
+def make_bot(level: str, seed: int | None = None, **options: Any) -> Bot:
+    """A bot of ``level`` with its own ``random.Random(seed)``; options go to its constructor
+    (e.g. ``samples``, ``time_limit`` and ``rollout`` for ``"strong"``)."""
+    try:
+        cls = BOT_CLASSES[level]
+    except KeyError:
+        raise ValueError(f"unknown bot level {level!r} (one of {', '.join(BOT_LEVELS)})") from None
+    return cls(seed, **options)  # type: ignore[call-arg]
+
+
+__all__ = [
+    "BOT_CLASSES",
+    "BOT_LEVELS",
+    "BeginnerBot",
+    "Bot",
+    "HeuristicBot",
+    "RandomBot",
+    "StrongBot",
+    "make_bot",
+    "sample_hands",
+]
