@@ -1,0 +1,780 @@
+// The live table client: websocket protocol, table state, and rendering.
+//
+// Protocol (docs/protocol.md): the server sends a `snapshot`, then `event` frames with
+// consecutive `version`s. `applyEvent` below must give exactly the same state as the
+// backend's games/live/state.py apply_event, so a client that applied frames 1..n holds what
+// a fresh snapshot at n would hold. A gap in versions makes the client send `sync`.
+//
+// The module is also imported on its own (tests compare applyEvent with the Python one), so
+// it only starts the UI when the page has a #table-app element.
+
+import {
+  cardName,
+  cardSvg,
+  cardSlotSvg,
+  escapeXml,
+  rankValue,
+  RANKS,
+  sortHand,
+  suitIcon,
+  SUITS,
+} from "./cards.js";
+
+export const CONTRACTS = [
+  "no_tricks",
+  "no_hearts",
+  "no_jacks",
+  "no_king_of_hearts",
+  "hundred",
+  "rosbiratschka",
+];
+export const TRICK_CONTRACTS = new Set(CONTRACTS.slice(0, 4));
+
+// ------------------------------------------------------------------ pure state logic
+
+function clone(value) {
+  return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
+}
+
+/** The table state a snapshot frame describes (frames keep their own field names). */
+export function stateFromSnapshot(frame) {
+  return {
+    version: frame.version,
+    you: clone(frame.you),
+    table: clone(frame.table),
+    partie: clone(frame.partie),
+    deal: clone(frame.deal),
+    clock: clone(frame.clock ?? null),
+  };
+}
+
+const JACK_VALUE = RANKS.indexOf("J");
+
+/** Lay a card in the layout game: a Jack starts its row, lower cards extend the low end. */
+function layCard(rows, code) {
+  const rank = rankValue(code);
+  const suit = code[1];
+  const row = rows[suit] ?? null;
+  if (rank === JACK_VALUE) rows[suit] = [code, code];
+  else if (row !== null && rank < JACK_VALUE) row[0] = code;
+  else if (row !== null) row[1] = code;
+}
+
+function applyMove(deal, ev) {
+  const { seat, move } = ev;
+  deal.history.push([seat, move]);
+  if (move !== "pass") {
+    if (deal.seat === seat) {
+      const at = deal.hand.indexOf(move);
+      if (at >= 0) deal.hand.splice(at, 1);
+    }
+    deal.hand_sizes[seat] -= 1;
+    if (TRICK_CONTRACTS.has(deal.contract)) {
+      deal.current_trick.push([seat, move]);
+      if (ev.trick !== null && ev.trick !== undefined) {
+        deal.tricks.push(clone(ev.trick));
+        deal.tricks_won[ev.trick.winner] += 1;
+        deal.current_trick = [];
+      }
+    } else if (deal.contract === "rosbiratschka") {
+      layCard(deal.rows, move);
+    }
+  }
+  deal.turn = ev.next_turn;
+  deal.legal_moves = clone(ev.legal_moves);
+  deal.hundred_total = ev.hundred_total;
+  deal.scores_so_far = clone(ev.scores_so_far);
+  deal.over = ev.deal_over;
+  deal.penalties = ev.penalties === null ? null : clone(ev.penalties);
+}
+
+/**
+ * Apply one `event` frame to a state and return the new state (the input is not changed).
+ * Mirrors games/live/state.py apply_event line by line: frames without a version (chat)
+ * leave the state as it is; an unknown kind throws (the caller then asks for a sync).
+ */
+export function applyEvent(state, frame) {
+  if (frame.version === null || frame.version === undefined) return state;
+  const next = clone(state);
+  const ev = frame.event;
+  const table = next.table;
+  switch (ev.kind) {
+    case "partie_started":
+      table.status = "playing";
+      table.seats = clone(ev.seats);
+      next.partie = {
+        first_dealer: ev.first_dealer,
+        deal_number: null,
+        score_sheet: [],
+        totals: new Array(table.size).fill(0),
+        places: null,
+      };
+      break;
+    case "deal_started":
+      next.partie.deal_number = ev.deal_number;
+      next.deal = {
+        players: table.size,
+        contract: ev.contract,
+        dealer: ev.dealer,
+        rules: clone(table.rules),
+        seat: next.you.seat,
+        hand: clone(ev.hand),
+        turn: ev.turn,
+        legal_moves: clone(ev.legal_moves),
+        hand_sizes: clone(ev.hand_sizes),
+        history: [],
+        current_trick: [],
+        tricks: [],
+        tricks_won: new Array(table.size).fill(0),
+        scores_so_far: new Array(table.size).fill(0),
+        hundred_total: 0,
+        rows: { C: null, S: null, H: null, D: null },
+        over: false,
+        penalties: null,
+      };
+      break;
+    case "move":
+      applyMove(next.deal, ev);
+      break;
+    case "deal_finished":
+      next.partie.score_sheet.push(clone(ev.penalties));
+      next.partie.totals = clone(ev.totals);
+      break;
+    case "partie_finished":
+      table.status = "finished";
+      next.partie.totals = clone(ev.totals);
+      next.partie.places = clone(ev.places);
+      next.partie.score_sheet = clone(ev.score_sheet);
+      break;
+    case "seat_changed":
+      table.seats[ev.seat] = {
+        seat: ev.seat,
+        name: ev.name,
+        user_id: ev.user_id,
+        bot_level: ev.bot_level,
+        away: ev.away,
+      };
+      break;
+    case "clock":
+      next.clock =
+        ev.deadline === null
+          ? null
+          : { seat: ev.seat, deadline: ev.deadline, seconds: ev.seconds };
+      break;
+    default:
+      throw new Error(`unknown event kind ${ev.kind}`);
+  }
+  next.version = frame.version;
+  return next;
+}
+
+// ------------------------------------------------------------------ helpers for the view
+
+function format(template, values) {
+  return template.replace(/\{(\w+)\}/g, (m, key) => (key in values ? values[key] : m));
+}
+
+/** Seat index as seen from the viewer: 0 is the viewer (bottom), then clockwise. */
+export function relativeSeat(seat, viewerSeat, players) {
+  return (seat - (viewerSeat ?? 0) + players) % players;
+}
+
+/** Where a seat's trick card goes, in percent of the trick area: you at the bottom. */
+export function trickPosition(seat, viewerSeat, players) {
+  const r = relativeSeat(seat, viewerSeat, players);
+  const angle = ((90 + (r * 360) / players) * Math.PI) / 180;
+  return { x: 50 + 34 * Math.cos(angle), y: 50 + 30 * Math.sin(angle) };
+}
+
+/** The ranks a layout row can hold with this many players (the pack's lowest rank upwards). */
+export function rowRanks(players, suit) {
+  let low = { 3: "9", 4: "7", 5: "6", 6: "6" }[players];
+  if (players === 5 && suit === "D") low = "7";
+  return RANKS.slice(RANKS.indexOf(low));
+}
+
+// ------------------------------------------------------------------ the UI
+
+class TableApp {
+  constructor(root) {
+    this.root = root;
+    this.look = root.dataset.cardLook === "french" ? "french" : "german";
+    this.labels = JSON.parse(document.getElementById("game-labels").textContent);
+    this.wsUrl = absoluteWsUrl(root.dataset.wsUrl, root.dataset.tableId);
+    this.refs = {};
+    for (const el of root.querySelectorAll("[data-ref]")) this.refs[el.dataset.ref] = el;
+    this.state = null;
+    this.socket = null;
+    this.retries = 0;
+    this.syncing = false;
+    this.moveCounter = 0;
+    this.pendingMove = null;
+    this.closedForGood = false;
+    this.chat = [];
+    this.bindControls();
+    this.connect();
+    this.clockTimer = window.setInterval(() => this.renderClock(), 200);
+  }
+
+  t(key, values = {}) {
+    return format(this.labels[key] ?? key, values);
+  }
+
+  // ---------------------------------------------------------------- connection
+
+  connect() {
+    this.setConnection(this.t("connecting"), "connecting");
+    const socket = new WebSocket(this.wsUrl);
+    this.socket = socket;
+    socket.addEventListener("open", () => {
+      this.retries = 0;
+      this.setConnection(this.t("connected"), "ok");
+      // After a reconnect the server may also send a snapshot; sync makes sure nothing is lost.
+      if (this.state) this.send({ type: "sync", version: this.state.version });
+      this.pingTimer = window.setInterval(() => this.send({ type: "ping" }), 25000);
+    });
+    socket.addEventListener("message", (message) => this.onFrame(JSON.parse(message.data)));
+    socket.addEventListener("close", (close) => this.onClose(close));
+  }
+
+  onClose(close) {
+    window.clearInterval(this.pingTimer);
+    this.syncing = false;
+    this.pendingMove = null;
+    if (close.code === 4401 || close.code === 4403) {
+      this.closedForGood = true;
+      this.setConnection(this.t(`closed_${close.code}`), "error");
+      this.showError(this.t(`closed_${close.code}`));
+      return;
+    }
+    // Exponential backoff with jitter, capped, so a restarting server is not stampeded.
+    const delay = Math.min(15000, 500 * 2 ** this.retries) * (0.75 + Math.random() / 2);
+    this.retries += 1;
+    this.setConnection(this.t("reconnecting", { seconds: Math.ceil(delay / 1000) }), "error");
+    window.setTimeout(() => this.connect(), delay);
+    this.render();
+  }
+
+  send(frame) {
+    if (this.socket && this.socket.readyState === WebSocket.OPEN) {
+      this.socket.send(JSON.stringify(frame));
+      return true;
+    }
+    return false;
+  }
+
+  onFrame(frame) {
+    switch (frame.type) {
+      case "snapshot":
+        this.state = stateFromSnapshot(frame);
+        this.syncing = false;
+        this.pendingMove = null;
+        this.render();
+        break;
+      case "event":
+        this.onEvent(frame);
+        break;
+      case "ack":
+        if (this.pendingMove && this.pendingMove.id === frame.id) this.pendingMove = null;
+        this.render();
+        break;
+      case "error":
+        if (!this.pendingMove || this.pendingMove.id === frame.id) this.pendingMove = null;
+        this.showError(frame.message || frame.code);
+        this.render();
+        break;
+      default:
+        break; // pong and anything newer
+    }
+  }
+
+  onEvent(frame) {
+    if (frame.event && frame.event.kind === "chat") {
+      this.addChat(frame.event);
+      return;
+    }
+    if (!this.state || frame.version === null || frame.version === undefined) return;
+    if (frame.version <= this.state.version) return; // already applied (resent or replayed)
+    if (frame.version !== this.state.version + 1) {
+      if (!this.syncing) {
+        this.syncing = true;
+        this.send({ type: "sync", version: this.state.version });
+      }
+      return;
+    }
+    this.syncing = false;
+    try {
+      this.state = applyEvent(this.state, frame);
+    } catch (error) {
+      // A kind this client does not know (a newer server): keep the state, move the version on
+      // so the next frames still apply, and say so in the console for whoever debugs it.
+      console.warn("rosbi: skipped an event frame", frame, error);
+      this.state = { ...this.state, version: frame.version };
+    }
+    if (frame.event.kind === "move" && this.pendingMove) {
+      const mine = this.state.deal && frame.event.seat === this.state.deal.seat;
+      if (mine) this.pendingMove = null;
+    }
+    this.render();
+  }
+
+  playMove(move) {
+    if (!this.state || this.pendingMove) return;
+    this.moveCounter += 1;
+    const id = `c-${this.moveCounter}`;
+    const frame = { type: "move", move, version: this.state.version, id };
+    if (this.send(frame)) {
+      this.pendingMove = { id, move };
+      this.hideError();
+      this.render();
+    }
+  }
+
+  // ---------------------------------------------------------------- controls
+
+  bindControls() {
+    const root = this.root;
+    this.refs.hand.addEventListener("click", (event) => {
+      const button = event.target.closest("button[data-card]");
+      if (button && !button.disabled) this.playMove(button.dataset.card);
+    });
+    this.refs.hand.addEventListener("keydown", (event) => this.onHandKey(event));
+    root.querySelector("[data-action=pass]").addEventListener("click", () => this.playMove("pass"));
+    root
+      .querySelector("[data-action=last-trick]")
+      .addEventListener("click", () => this.toggleLastTrick());
+    document.addEventListener("keydown", (event) => {
+      const typing = event.target.closest && event.target.closest("input, textarea, select");
+      if (typing || event.ctrlKey || event.metaKey || event.altKey) return;
+      if (event.key === "l" || event.key === "L") {
+        event.preventDefault();
+        this.toggleLastTrick();
+      }
+    });
+    this.refs["chat-form"].addEventListener("submit", (event) => {
+      event.preventDefault();
+      const input = this.refs["chat-form"].elements.text;
+      const text = input.value.trim();
+      if (!text) return;
+      if (this.send({ type: "chat", channel: this.chatChannel(), text })) input.value = "";
+    });
+  }
+
+  onHandKey(event) {
+    const keys = ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"];
+    if (!keys.includes(event.key)) return;
+    const cards = [...this.refs.hand.querySelectorAll("button[data-card]:not([disabled])")];
+    if (!cards.length) return;
+    event.preventDefault();
+    let index = cards.indexOf(document.activeElement);
+    if (event.key === "Home") index = 0;
+    else if (event.key === "End") index = cards.length - 1;
+    else if (event.key === "ArrowLeft" || event.key === "ArrowUp") index = index <= 0 ? cards.length - 1 : index - 1;
+    else index = index < 0 || index >= cards.length - 1 ? 0 : index + 1;
+    this.focusCard(cards[index]);
+  }
+
+  focusCard(button) {
+    for (const other of this.refs.hand.querySelectorAll("button[data-card]")) other.tabIndex = -1;
+    button.tabIndex = 0;
+    button.focus();
+    this.focusedCard = button.dataset.card;
+  }
+
+  chatChannel() {
+    return this.state && this.state.you && this.state.you.role === "player" ? "players" : "spectators";
+  }
+
+  toggleLastTrick() {
+    const dialog = this.refs["last-trick-dialog"];
+    if (dialog.open) {
+      dialog.close();
+      return;
+    }
+    const deal = this.state && this.state.deal;
+    const trick = deal && deal.tricks.length ? deal.tricks[deal.tricks.length - 1] : null;
+    const box = this.refs["last-trick-cards"];
+    if (!trick) {
+      box.innerHTML = `<p class="muted">${escapeXml(this.t("no_last_trick"))}</p>`;
+    } else {
+      const n = deal.players;
+      box.innerHTML =
+        trick.cards
+          .map((code, i) => {
+            const seat = (trick.leader + i) % n;
+            const won = seat === trick.winner ? " won" : "";
+            return (
+              `<figure class="last-trick-card${won}">${cardSvg(code, this.look, {
+                title: cardName(code, this.look, this.labels.cards_names),
+              })}<figcaption>${escapeXml(this.seatName(seat))}</figcaption></figure>`
+            );
+          })
+          .join("") +
+        `<p class="last-trick-winner">${escapeXml(
+          this.t("taken_by", { name: this.seatName(trick.winner) }),
+        )}</p>`;
+    }
+    dialog.showModal();
+  }
+
+  // ---------------------------------------------------------------- rendering
+
+  setConnection(text, kind) {
+    const el = this.refs.connection;
+    el.textContent = text;
+    el.dataset.state = kind;
+  }
+
+  showError(message) {
+    const el = this.refs.error;
+    el.textContent = message;
+    el.hidden = false;
+    window.clearTimeout(this.errorTimer);
+    this.errorTimer = window.setTimeout(() => this.hideError(), 8000);
+  }
+
+  hideError() {
+    this.refs.error.hidden = true;
+  }
+
+  seat(seatNumber) {
+    const seats = (this.state && this.state.table.seats) || [];
+    return seats.find((s) => s.seat === seatNumber) || null;
+  }
+
+  seatName(seatNumber) {
+    const seat = this.seat(seatNumber);
+    const name = seat && seat.name ? seat.name : this.t("seat_n", { n: seatNumber + 1 });
+    return this.isMe(seatNumber) ? `${name} (${this.t("you")})` : name;
+  }
+
+  isMe(seatNumber) {
+    const you = this.state && this.state.you;
+    return Boolean(you && you.role === "player" && you.seat === seatNumber);
+  }
+
+  viewerSeat() {
+    const you = this.state && this.state.you;
+    return you && you.role === "player" && you.seat !== null ? you.seat : 0;
+  }
+
+  render() {
+    const state = this.state;
+    if (!state) return;
+    const { table, partie, deal } = state;
+    const spectator = !state.you || state.you.role !== "player";
+    this.root.classList.toggle("is-spectator", spectator);
+    this.root.dataset.status = table.status;
+    this.refs["table-name"].textContent = table.name;
+    this.refs.watching.hidden = !spectator;
+    this.refs.contract.textContent = deal ? this.t(`contract_${deal.contract}`) : "";
+    this.refs.contract.hidden = !deal;
+    this.refs["deal-number"].textContent =
+      deal && partie ? this.t("deal_of", { n: partie.deal_number + 1 }) : "";
+    const started = table.status !== "open" && table.status !== "waiting" && partie !== null;
+    this.refs["pre-start"].hidden = started;
+    this.refs["chat-channel"].textContent = `(${this.t(`chat_${this.chatChannel()}`)})`;
+    this.refs.felt.dataset.players = String(table.size);
+    this.refs.felt.dataset.contract = deal ? deal.contract : "";
+    this.renderSeats();
+    this.renderCentre();
+    this.renderHand(spectator);
+    this.renderTurn();
+    this.renderSheet();
+    this.renderClock();
+  }
+
+  renderSeats() {
+    const { table, deal } = this.state;
+    const n = table.size;
+    const me = this.viewerSeat();
+    const order = [];
+    for (let r = 1; r <= n; r += 1) order.push((me + r) % n);
+    const html = order.map((seatNumber) => {
+      const seat = this.seat(seatNumber);
+      const classes = ["seat-tag"];
+      if (deal && deal.turn === seatNumber) classes.push("on-turn");
+      if (this.isMe(seatNumber)) classes.push("is-me");
+      if (seat && seat.away) classes.push("is-away");
+      const rel = relativeSeat(seatNumber, me, n);
+      classes.push(rel === 0 ? "pos-bottom" : "pos-top");
+      const bits = [];
+      if (deal) {
+        bits.push(`<span class="seat-cards" title="${escapeXml(this.t("cards"))}">` +
+          `<span class="mini-back" aria-hidden="true"></span>${deal.hand_sizes[seatNumber]}</span>`);
+        if (TRICK_CONTRACTS.has(deal.contract)) {
+          bits.push(`<span class="seat-tricks">${deal.tricks_won[seatNumber]} ${escapeXml(this.t("tricks"))}</span>`);
+        }
+        if (deal.dealer === seatNumber) {
+          bits.push(`<span class="seat-dealer" title="${escapeXml(this.t("dealer"))}">D</span>`);
+        }
+      }
+      if (seat && seat.bot_level) bits.push(`<span class="seat-flag">${escapeXml(this.t("bot"))}</span>`);
+      if (seat && seat.away) bits.push(`<span class="seat-flag flag-away">${escapeXml(this.t("away"))}</span>`);
+      const name = seat && (seat.name || seat.user_id || seat.bot_level) ? this.seatName(seatNumber) : this.t("empty_seat");
+      return (
+        `<div class="${classes.join(" ")}" data-seat="${seatNumber}" style="--rel:${rel}">` +
+        `<span class="seat-name">${escapeXml(name)}</span>` +
+        `<span class="seat-info">${bits.join("")}</span></div>`
+      );
+    });
+    this.refs.seats.innerHTML = html.join("");
+  }
+
+  renderCentre() {
+    const { deal, partie } = this.state;
+    const centre = this.refs.centre;
+    if (!deal) {
+      centre.innerHTML = `<p class="centre-note">${escapeXml(this.t("waiting"))}</p>`;
+      return;
+    }
+    if (TRICK_CONTRACTS.has(deal.contract)) centre.innerHTML = this.trickHtml(deal);
+    else if (deal.contract === "hundred") centre.innerHTML = this.hundredHtml(deal);
+    else centre.innerHTML = this.rowsHtml(deal);
+    if (partie && partie.places) {
+      centre.insertAdjacentHTML(
+        "beforeend",
+        `<p class="centre-banner">${escapeXml(this.t("partie_over"))}</p>`,
+      );
+    } else if (deal.over) {
+      centre.insertAdjacentHTML("beforeend", `<p class="centre-banner">${escapeXml(this.t("deal_over"))}</p>`);
+    }
+  }
+
+  cardFigure(code, extraClass = "") {
+    const name = cardName(code, this.look, this.labels.cards_names);
+    return `<div class="pcard ${extraClass}" data-card="${code}" title="${escapeXml(name)}">` +
+      `${cardSvg(code, this.look, { title: name })}</div>`;
+  }
+
+  trickHtml(deal) {
+    const n = deal.players;
+    const me = this.viewerSeat();
+    let cards = deal.current_trick;
+    let finished = null;
+    // Right after a trick is taken the area would be empty: show that trick, marked, until
+    // the next card is led, so nobody misses the last card of a trick.
+    if (!cards.length && deal.tricks.length) {
+      finished = deal.tricks[deal.tricks.length - 1];
+      cards = finished.cards.map((code, i) => [(finished.leader + i) % n, code]);
+    }
+    const slots = [];
+    for (let seat = 0; seat < n; seat += 1) {
+      const { x, y } = trickPosition(seat, me, n);
+      const played = cards.find(([s]) => s === seat);
+      const won = finished && finished.winner === seat ? " trick-winner" : "";
+      const body = played
+        ? this.cardFigure(played[1], finished ? `trick-done${won}` : "")
+        : `<div class="pcard empty">${cardSlotSvg()}</div>`;
+      slots.push(
+        `<div class="trick-slot${deal.turn === seat ? " on-turn" : ""}" style="left:${x}%;top:${y}%">` +
+          `${body}<span class="trick-label">${escapeXml(this.seatName(seat))}</span></div>`,
+      );
+    }
+    const note = finished
+      ? `<p class="trick-note">${escapeXml(this.t("taken_by", { name: this.seatName(finished.winner) }))}</p>`
+      : "";
+    return `<div class="trick-area">${slots.join("")}${note}</div>`;
+  }
+
+  hundredHtml(deal) {
+    const played = deal.history.map(([, code]) => code);
+    const visible = played.slice(-8);
+    const offset = played.length - visible.length;
+    const pile = visible
+      .map((code, i) => {
+        const turnRight = ((offset + i) % 5) * 4 - 8;
+        return `<div class="pile-card" style="--i:${i};--r:${turnRight}deg">${this.cardFigure(code)}</div>`;
+      })
+      .join("");
+    const total = deal.hundred_total;
+    const percent = Math.min(100, (total / 120) * 100);
+    const marks = [25, 50, 100]
+      .map((m) => `<span class="meter-mark${total > m ? " passed" : ""}" style="left:${(m / 120) * 100}%"><span>${m}</span></span>`)
+      .join("");
+    return (
+      `<div class="hundred">` +
+      `<div class="pile" aria-hidden="${played.length ? "false" : "true"}">${pile}</div>` +
+      `<div class="hundred-total"><span class="muted">${escapeXml(this.t("pile_total"))}</span>` +
+      `<strong data-ref="hundred-total">${total}</strong></div>` +
+      `<div class="meter" role="meter" aria-valuemin="0" aria-valuemax="120" aria-valuenow="${total}">` +
+      `<div class="meter-fill" style="width:${percent}%"></div>${marks}</div></div>`
+    );
+  }
+
+  rowsHtml(deal) {
+    const rows = SUITS.split("")
+      .map((suit) => {
+        const row = deal.rows[suit];
+        const ranks = rowRanks(deal.players, suit);
+        const cells = [...ranks]
+          .map((rank) => {
+            const code = rank + suit;
+            const laid =
+              row && rankValue(code) >= rankValue(row[0]) && rankValue(code) <= rankValue(row[1]);
+            const jack = rank === "J" ? " row-jack" : "";
+            return laid
+              ? `<div class="row-cell${jack}">${this.cardFigure(code)}</div>`
+              : `<div class="row-cell${jack}"><div class="pcard empty">${cardSlotSvg()}</div></div>`;
+          })
+          .join("");
+        // Jacks in the middle: the row grid is centred on the Jack column.
+        const left = ranks.indexOf("J");
+        return (
+          `<div class="layout-row" style="--before:${left};--after:${ranks.length - left - 1}">` +
+          `<span class="row-suit">${suitIcon(suit, this.look, 22)}</span>` +
+          `<div class="row-cells" style="--pad:${5 - left}">${cells}</div></div>`
+        );
+      })
+      .join("");
+    return `<div class="layout-rows">${rows}</div>`;
+  }
+
+  renderHand(spectator) {
+    const area = this.refs["hand-area"];
+    const deal = this.state.deal;
+    area.hidden = spectator || !deal;
+    if (area.hidden) return;
+    const legal = new Set(deal.legal_moves);
+    const waiting = Boolean(this.pendingMove);
+    const hadFocus = this.refs.hand.contains(document.activeElement);
+    const cards = sortHand(deal.hand);
+    const firstLegal = cards.find((c) => legal.has(c));
+    const focusTarget = legal.has(this.focusedCard) ? this.focusedCard : firstLegal;
+    this.refs.hand.innerHTML = cards
+      .map((code) => {
+        const ok = legal.has(code) && !waiting;
+        const name = cardName(code, this.look, this.labels.cards_names);
+        return (
+          `<button type="button" class="hand-card${ok ? " legal" : " dimmed"}" data-card="${code}" ` +
+          `${ok ? "" : "disabled"} tabindex="${code === focusTarget && ok ? 0 : -1}" ` +
+          `aria-label="${escapeXml(name)}">${cardSvg(code, this.look)}</button>`
+        );
+      })
+      .join("");
+    this.refs.hand.classList.toggle("my-turn", legal.size > 0);
+    const pass = this.root.querySelector("[data-action=pass]");
+    pass.hidden = !legal.has("pass");
+    pass.disabled = waiting;
+    if (hadFocus || (legal.size && !waiting && this.autoFocus)) {
+      const target = this.refs.hand.querySelector(`button[data-card="${focusTarget}"]`);
+      if (target && !target.disabled) target.focus();
+    }
+  }
+
+  renderTurn() {
+    const { deal, partie } = this.state;
+    const el = this.refs.turn;
+    el.classList.remove("mine");
+    if (partie && partie.places) {
+      const best = Math.min(...partie.places);
+      const winners = partie.places
+        .map((p, seat) => (p === best ? this.seatName(seat) : null))
+        .filter(Boolean);
+      el.textContent = this.t("winner", { name: winners.join(", ") });
+      return;
+    }
+    if (!deal || deal.turn === null || deal.turn === undefined) {
+      el.textContent = deal && deal.over ? this.t("deal_over") : "";
+      return;
+    }
+    if (this.pendingMove) {
+      el.textContent = this.t("sending");
+    } else if (this.isMe(deal.turn)) {
+      el.textContent = this.t("your_turn");
+      el.classList.add("mine");
+    } else {
+      el.textContent = this.t("turn_of", { name: this.seatName(deal.turn) });
+    }
+  }
+
+  renderClock() {
+    const clock = this.state && this.state.clock;
+    const box = this.refs.clock;
+    const deal = this.state && this.state.deal;
+    const live = clock && clock.deadline && deal && !deal.over && this.state.table.status === "playing";
+    box.hidden = !live;
+    if (!live) return;
+    // The server's deadline decides; the bar only shows what is left of it.
+    const full = (clock.seconds || 0) * 1000;
+    const left = Math.min(full, Math.max(0, Date.parse(clock.deadline) - Date.now()));
+    const fraction = full ? left / full : 0;
+    this.refs["clock-fill"].style.width = `${(fraction * 100).toFixed(1)}%`;
+    box.classList.toggle("urgent", fraction < 0.25);
+    box.classList.toggle("mine", this.isMe(clock.seat));
+    const seconds = Math.ceil(left / 1000);
+    this.refs["clock-seconds"].textContent = `${seconds} s`;
+    this.refs["clock-seconds"].title = this.t("seconds_left");
+  }
+
+  renderSheet() {
+    const { table, partie, deal } = this.state;
+    const n = table.size;
+    const seats = [...Array(n).keys()];
+    const sheet = (partie && partie.score_sheet) || [];
+    const head =
+      `<thead><tr><th scope="col">${escapeXml(this.t("contract"))}</th>` +
+      seats
+        .map((s) => `<th scope="col" class="${this.isMe(s) ? "is-me" : ""}">${escapeXml(this.seatName(s))}</th>`)
+        .join("") +
+      `</tr></thead>`;
+    const rows = CONTRACTS.map((contract, k) => {
+      let cells;
+      let cls = "";
+      if (k < sheet.length) {
+        cells = sheet[k].map((p) => `<td>${p}</td>`).join("");
+      } else if (deal && partie && k === partie.deal_number && !partie.places) {
+        cls = "current";
+        cells = deal.scores_so_far.map((p) => `<td class="so-far">${p || ""}</td>`).join("");
+      } else {
+        cells = seats.map(() => "<td></td>").join("");
+      }
+      return `<tr class="${cls}"><th scope="row">${escapeXml(this.t(`contract_${contract}`))}</th>${cells}</tr>`;
+    }).join("");
+    const totals = (partie && partie.totals) || seats.map(() => 0);
+    let foot = `<tr class="totals"><th scope="row">${escapeXml(this.t("total"))}</th>${totals
+      .map((v) => `<td>${v}</td>`)
+      .join("")}</tr>`;
+    if (partie && partie.places) {
+      foot += `<tr class="places"><th scope="row">${escapeXml(this.t("place"))}</th>${partie.places
+        .map((p) => `<td class="place-${p}">${p}.</td>`)
+        .join("")}</tr>`;
+    }
+    this.refs.sheet.innerHTML = `${head}<tbody>${rows}</tbody><tfoot>${foot}</tfoot>`;
+    const result = this.refs.result;
+    result.hidden = !(partie && partie.places);
+    if (!result.hidden) {
+      result.textContent = `${this.t("partie_over")} ${this.refs.turn.textContent}`;
+    }
+  }
+
+  addChat(ev) {
+    this.chat.push(ev);
+    if (this.chat.length > 200) this.chat.shift();
+    const item = document.createElement("li");
+    item.className = `chat-${ev.channel}`;
+    const time = ev.at ? new Date(ev.at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) : "";
+    item.innerHTML =
+      `<span class="chat-meta">${escapeXml(time)} · ${escapeXml(this.t(`chat_${ev.channel}`))}</span> ` +
+      `<strong>${escapeXml(ev.author)}</strong> ${escapeXml(ev.text)}`;
+    const log = this.refs["chat-log"];
+    log.appendChild(item);
+    while (log.children.length > 200) log.removeChild(log.firstChild);
+    log.scrollTop = log.scrollHeight;
+  }
+}
+
+/** The websocket address: the server's `ws_url` (absolute or a path), else the default path.
+ * The page's query string (an invite code) is passed on so private tables let us in. */
+function absoluteWsUrl(given, tableId) {
+  const scheme = window.location.protocol === "https:" ? "wss" : "ws";
+  let url = given || `/ws/tables/${tableId}/`;
+  if (url.startsWith("/")) url = `${scheme}://${window.location.host}${url}`;
+  if (window.location.search && !url.includes("?")) url += window.location.search;
+  return url;
+}
+
+const root = typeof document !== "undefined" ? document.getElementById("table-app") : null;
+if (root) {
+  window.rosbiTable = new TableApp(root);
+}
