@@ -157,6 +157,10 @@ def check_production_secret_key(key: str) -> None:
             "without one: set SECRET_KEY to 50 or more random characters, e.g. "
             "`python -c 'import secrets; print(secrets.token_urlsafe(64))'`."
         )
+    if key.startswith(("change-me", "django-insecure-")):
+        raise ImproperlyConfigured(
+            "SECRET_KEY still holds the placeholder from .env.example: generate a real one."
+        )
     if len(key) < MIN_SECRET_KEY_LENGTH or len(set(key)) < 5:
         raise ImproperlyConfigured(
             f"SECRET_KEY is too weak for production: use at least {MIN_SECRET_KEY_LENGTH} "

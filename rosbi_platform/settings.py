@@ -132,7 +132,7 @@ CHANNEL_LAYERS = {
 
 # Celery (read by rosbi_platform/celery.py through the CELERY_ namespace).
 CELERY_BROKER_URL = CONFIG.celery_broker_url
-CELERY_RESULT_BACKEND = CONFIG.celery_broker_url.replace("redis+socket://", "socket://", 1)
+CELERY_RESULT_BACKEND = CONFIG.celery_broker_url
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]

@@ -11,7 +11,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("accounts/", include("rosbi_platform.accounts.urls")),
-    path("lobby/", include("games.urls")),
+    path("", include("games.urls")),  # /lobby/ and /tables/...
     path("tournaments/", include("tournaments.urls")),
     path("ladder/", include("ratings.urls")),
     path("i18n/", include("django.conf.urls.i18n")),

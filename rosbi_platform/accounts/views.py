@@ -54,6 +54,7 @@ class LogInView(auth_views.LoginView):
     def form_valid(self, form):
         response = super().form_valid(form)
         profile = ensure_profile(form.get_user())
+        translation.activate(profile.language)
         messages.success(self.request, _("You are signed in."))
         return remember_language(response, profile.language)
 
@@ -88,6 +89,8 @@ def profile_edit(request: HttpRequest) -> HttpResponse:
         profile = update_profile(
             request.user, **{name: form.cleaned_data[name] for name in ProfileForm.Meta.fields}
         )
+        # Say it in the language the player just chose: that is what the next page shows.
+        translation.activate(profile.language)
         messages.success(request, _("Your profile has been saved."))
         return remember_language(redirect("accounts:profile"), profile.language)
     return render(request, "accounts/profile_edit.html", {"form": form})

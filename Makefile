@@ -1,0 +1,51 @@
+# Two commands for a fresh machine with Python 3.11+ (no Redis or PostgreSQL needed):
+#   make run    install, migrate, seed demo data, run web + Celery worker + beat
+#   make test   install and run the whole test suite
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := var/.installed
+PORT ?= 8000
+
+.PHONY: run test lint format bench install messages clean-var
+
+$(BIN)/python:
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Rosbi needs Python 3.11 or newer")'
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+# Reinstall only when pyproject.toml changed since the last install.
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@mkdir -p var && touch $(STAMP)
+
+install: $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py seed_demo
+	exec $(BIN)/python manage.py runplatform --port $(PORT)
+
+test: $(STAMP)
+	$(BIN)/pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: $(STAMP)
+	$(BIN)/ruff format .
+
+# Every bench script is named bench_*.py (anywhere under bench/) and prints its figures.
+bench: $(STAMP)
+	@set -e; for script in $$(find bench -name 'bench_*.py' | sort); do \
+		echo "== $$script"; $(BIN)/python $$script; \
+	done
+
+# Re-extract and compile translations (needs GNU gettext; the .mo files are committed).
+messages: $(STAMP)
+	$(BIN)/python manage.py makemessages -l de -l en -i '.venv/*' -i 'var/*' -i 'bench/*' -i 'tests/*'
+	$(BIN)/python manage.py compilemessages -l de -l en -i '.venv/*' -i 'var/*'
+
+clean-var:
+	rm -rf var/staticfiles var/.installed

@@ -1,0 +1,97 @@
+"""Shared pytest set-up for the whole suite.
+
+Pure-Python tests (engine, seating, ratings maths) need nothing from here and also run with
+`-p no:django`; Django is only imported inside fixtures and hooks that need it.
+
+Service policy: on a developer machine without DATABASE_URL/REDIS_URL the suite runs on SQLite
+and the embedded Redis. With CI=true a test that needs PostgreSQL or Redis and cannot reach it
+FAILS with a clear message; it is never skipped.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+IN_CI = os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
+
+
+def django_is_active(config: pytest.Config) -> bool:
+    return config.pluginmanager.hasplugin("django")
+
+
+def redis_answers(url: str) -> str | None:
+    """None when Redis at `url` answers PING, else the reason it does not."""
+    import redis
+
+    client = redis.Redis.from_url(url, socket_timeout=2.0, socket_connect_timeout=2.0)
+    try:
+        client.ping()
+        return None
+    except (redis.RedisError, OSError) as error:
+        return f"{type(error).__name__}: {error}"
+    finally:
+        client.close()
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> str:
+    """The configured Redis (REDIS_URL or the embedded one); fails loudly when unreachable."""
+    from django.conf import settings
+
+    problem = redis_answers(settings.REDIS_URL)
+    if problem is not None:
+        origin = "REDIS_URL" if os.environ.get("REDIS_URL") else "the embedded Redis"
+        pytest.fail(
+            f"Redis is required but {origin} ({settings.REDIS_URL}) does not answer: {problem}"
+            + (" [CI=true: services must be up, see .ci/run]" if IN_CI else ""),
+            pytrace=False,
+        )
+    return settings.REDIS_URL
+
+
+@pytest.fixture
+def celery_worker(redis_url: str):
+    """A real Celery worker running in this process (solo pool) on the configured broker."""
+    from celery.contrib.testing.worker import start_worker
+
+    from rosbi_platform import celery_app
+
+    with start_worker(celery_app, pool="solo", perform_ping_check=False, loglevel="WARNING") as w:
+        yield w
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Marker `redis` pulls in the redis_url check; marker `postgres` needs a PostgreSQL DB."""
+    for item in items:
+        if item.get_closest_marker("redis") and "redis_url" not in getattr(
+            item, "fixturenames", []
+        ):
+            item.fixturenames.append("redis_url")
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    if item.get_closest_marker("postgres") is None:
+        return
+    if not django_is_active(item.config):
+        pytest.fail("tests marked postgres need pytest-django (do not run with -p no:django)")
+    from django.conf import settings
+
+    engine = settings.DATABASES["default"]["ENGINE"]
+    if "postgresql" in engine:
+        return
+    message = f"needs PostgreSQL (DATABASE_URL=postgres://...), configured engine is {engine}"
+    if IN_CI:
+        pytest.fail(f"CI=true: {message}", pytrace=False)
+    pytest.skip(message)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Stop the embedded Redis if this test run started it and nothing else uses it."""
+    if not django_is_active(session.config):
+        return
+    from rosbi_platform import embedded_redis
+
+    for socket_path in list(embedded_redis.started_by_this_process):
+        embedded_redis.stop_embedded_redis(socket_path, only_if_idle=True)

@@ -1,0 +1,47 @@
+"""The committed catalogues are complete and compiled, so a fresh clone needs no gettext."""
+
+import gettext
+import re
+from pathlib import Path
+
+import pytest
+
+LOCALE_DIR = Path(__file__).resolve().parents[2] / "locale"
+ENTRY = re.compile(r'^msgid ((?:".*"\n)+)msgstr ((?:".*"\n?)+)', re.MULTILINE)
+
+
+def parse_po(path: Path) -> dict[str, str]:
+    def join(chunk: str) -> str:
+        parts = re.findall(r'"(.*)"', chunk)
+        return "".join(parts).encode().decode("unicode_escape").encode("latin-1").decode()
+
+    entries = {}
+    for match in ENTRY.finditer(path.read_text(encoding="utf-8")):
+        msgid = join(match.group(1))
+        if msgid:
+            entries[msgid] = join(match.group(2))
+    return entries
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_catalogue_is_complete_and_compiled(language):
+    po_entries = parse_po(LOCALE_DIR / language / "LC_MESSAGES" / "django.po")
+    compiled = gettext.GNUTranslations(
+        (LOCALE_DIR / language / "LC_MESSAGES" / "django.mo").open("rb")
+    )
+
+    assert len(po_entries) > 50
+    untranslated = [msgid for msgid, msgstr in po_entries.items() if not msgstr]
+    assert untranslated == []
+    stale = [msgid for msgid, msgstr in po_entries.items() if compiled.gettext(msgid) != msgstr]
+    assert stale == [], "run `make messages` to recompile the .mo files"
+
+
+def test_german_is_really_german():
+    german = parse_po(LOCALE_DIR / "de" / "LC_MESSAGES" / "django.po")
+    same_as_english = {msgid for msgid, msgstr in german.items() if msgid == msgstr}
+
+    assert german["Tournaments"] == "Turniere"
+    assert german["Log in"] == "Anmelden"
+    # Only names and loanwords may stay as they are.
+    assert same_as_english <= {"Lobby", "Status", "Admin", "Name"}
