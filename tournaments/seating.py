@@ -57,8 +57,9 @@ Search for R, C, S:
   club pairs) by the best improving swap with the nearest tables, then polish the standings
   spread with swaps between neighbouring tables. Only strictly improving swaps are taken.
   If conflicts remain, the same search also runs from the seeded random seating
-  (``baseline_seating``) and the cheaper result wins, so the result never has more repeat
-  meetings than that random seating.
+  (``baseline_seating``) and, for fields of at most ``restart_limit`` players, from
+  ``restarts`` more seeded shuffles; the cheapest result wins, so the result never has more
+  repeat meetings than that random seating.
 
 Byes (only when no split exists) go to the players with the fewest byes so far, then the lowest
 score, then by lot. Everything random is drawn from a ``random.Random`` seeded from
@@ -205,6 +206,8 @@ class SeatingOptions:
     first_round: str = "lot"  # "lot" or "rating"
     avoid_same_club: bool = False
     exact_limit: int = 20_000
+    restarts: int = 8
+    restart_limit: int = 200
     polish_passes: int = 4
 
 
@@ -519,12 +522,23 @@ def _swiss_groups(
         best = _local_search(problem, _chunk(list(range(problem.n)), sizes), options)
         best_cost = problem.total(best)
         if best_cost[0] > 0 or best_cost[1] > 0:
+            # Conflicts remain: also search from the seeded random baseline (this is what
+            # guarantees "never more repeats than random") and, in small fields where it is
+            # cheap, from a few more seeded shuffles.
             position = {e.id: i for i, e in enumerate(ordered)}
             baseline = _random_groups([e.id for e in seated], sizes, options.seed)
-            start = [[position[pid] for pid in group] for group in baseline]
-            other = _local_search(problem, start, options)
-            if _better(problem.total(other), best_cost):
-                best = other
+            starts = [[[position[pid] for pid in group] for group in baseline]]
+            if problem.n <= options.restart_limit:
+                shuffle_rng = _rng(options.seed, round_number, "restarts")
+                for _ in range(options.restarts):
+                    players = list(range(problem.n))
+                    shuffle_rng.shuffle(players)
+                    starts.append(_chunk(players, sizes))
+            for start in starts:
+                other = _local_search(problem, start, options)
+                other_cost = problem.total(other)
+                if _better(other_cost, best_cost):
+                    best, best_cost = other, other_cost
     # Top table first: order tables by their best-placed player.
     best.sort(key=min)
     return [[ordered[i] for i in members] for members in best]
@@ -568,7 +582,6 @@ def _local_search(
 ) -> list[list[int]]:
     """Repair conflicts with the nearest improving swaps, then polish neighbouring tables."""
     tables = [list(t) for t in start]
-    where = {p: t for t, members in enumerate(tables) for p in members}
     count = len(tables)
     queue = deque(
         t for t in range(count) if any(problem.conflicted(p, tables[t]) for p in tables[t])
@@ -596,7 +609,7 @@ def _local_search(
             if found is None:
                 continue
             _, j, u = found
-            _swap(tables, where, i, t, j, u)
+            _swap(tables, i, t, j, u)
             for touched in (t, u):
                 if touched not in queued and any(
                     problem.conflicted(p, tables[touched]) for p in tables[touched]
@@ -613,7 +626,7 @@ def _local_search(
                     if i not in tables[t]:
                         break
                     if _improves(problem.swap_delta(i, j, tables[t], tables[u])):
-                        _swap(tables, where, i, t, j, u)
+                        _swap(tables, i, t, j, u)
                         improved = True
                         break
         if not improved:
@@ -621,7 +634,6 @@ def _local_search(
     return tables
 
 
-def _swap(tables: list[list[int]], where: dict[int, int], i: int, t: int, j: int, u: int) -> None:
+def _swap(tables: list[list[int]], i: int, t: int, j: int, u: int) -> None:
     tables[t][tables[t].index(i)] = j
     tables[u][tables[u].index(j)] = i
-    where[i], where[j] = u, t
