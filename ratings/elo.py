@@ -24,21 +24,21 @@ from dataclasses import dataclass, replace
 INITIAL_MU = 1500.0
 INITIAL_SIGMA = 350.0
 # Floor for sigma so established players still react to a change in form.
-MIN_SIGMA = 45.0
+MIN_SIGMA = 60.0
 # Ratings with sigma above this are provisional and displayed with "?".
 PROVISIONAL_SIGMA = 110.0
 # Inactivity: sigma^2 grows by INACTIVITY_C^2 per day without a Partie (capped at
 # INITIAL_SIGMA); from the floor back to fully provisional takes about a year.
-INACTIVITY_C = 17.0
+INACTIVITY_C = 5.0
 SECONDS_PER_DAY = 86400.0
 # Largest change of mu one Partie may cause (Elo points).
 MAX_CHANGE = 250.0
 # Weight of each head-to-head pair: PAIR_WEIGHT / (n - 1) ** PAIR_EXPONENT.
-PAIR_WEIGHT = 1.0
+PAIR_WEIGHT = 0.2
 PAIR_EXPONENT = 0.5
 # Score-margin term: share of the pair score given by the margin, its scale in penalty
 # points, and how much of a win-probability edge the margin term shows on average.
-MARGIN_WEIGHT = 0.5
+MARGIN_WEIGHT = 1.0
 MARGIN_SCALE = 12.0
 MARGIN_SLOPE = 0.8
 

@@ -166,9 +166,18 @@ def run_system(system: System, stream: Stream, probe_every: int) -> dict:
     return result
 
 
+MODES = {
+    "normal": "Parametric, normal luck",
+    "heavy": "Parametric, heavy-tailed luck (Student t, 3 df)",
+    "engine": "Engine mode: real deals played by bots through games.engine",
+}
+
+
 def run_seed(job: tuple) -> tuple[int, dict[str, dict]]:
-    seed, heavy, tables, players, probe_every, names = job
-    stream = generate(seed, tables=tables, players=players, heavy=heavy)
+    seed, mode, tables, players, probe_every, names = job
+    stream = generate(
+        seed, tables=tables, players=players, heavy=mode == "heavy", engine=mode == "engine"
+    )
     return seed, {name: run_system(SYSTEMS[name](), stream, probe_every) for name in names}
 
 
@@ -224,20 +233,21 @@ def report(title: str, per_seed: list[dict[str, dict]], names: list[str]) -> str
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=10)
-    parser.add_argument("--tables", type=int, default=3000)
-    parser.add_argument("--players", type=int, default=300)
+    parser.add_argument("--tables", type=int, default=2000)
+    parser.add_argument("--players", type=int, default=250)
     parser.add_argument("--probe-every", type=int, default=25)
-    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--systems", default=",".join(SYSTEMS))
+    parser.add_argument("--modes", default=",".join(MODES))
     parser.add_argument("--quick", action="store_true", help="3 seeds, 1200 tables")
     args = parser.parse_args()
     if args.quick:
         args.seeds, args.tables, args.players = 3, 1200, 150
     names = args.systems.split(",")
     started = time.perf_counter()
-    for heavy in (False, True):
+    for mode in args.modes.split(","):
         jobs = [
-            (seed, heavy, args.tables, args.players, args.probe_every, names)
+            (seed, mode, args.tables, args.players, args.probe_every, names)
             for seed in range(args.seeds)
         ]
         if args.jobs > 1:
@@ -246,12 +256,11 @@ def main() -> None:
         else:
             results = [run_seed(job) for job in jobs]
         per_seed = [result for _, result in sorted(results, key=lambda r: r[0])]
-        title = "Heavy-tailed luck (Student t, 3 df)" if heavy else "Normal luck"
-        print(report(title, per_seed, names), flush=True)
+        print(report(MODES[mode], per_seed, names), flush=True)
         print(flush=True)
     print(
         f"total time {time.perf_counter() - started:.0f} s "
-        f"({args.seeds} seeds x 2 luck models, {args.tables} tables, {args.players} players)"
+        f"({args.seeds} seeds x modes {args.modes}, {args.tables} tables, {args.players} players)"
     )
 
 

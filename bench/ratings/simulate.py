@@ -21,6 +21,9 @@ LUCK_SCALE = 0.45
 DRIFT_PER_SQRT_DAY = 0.015
 SECONDS_PER_DAY = 86400.0
 TABLE_SIZES = (3, 4, 5, 6)
+# Engine mode: probability of the heuristic move = clip(MEAN + SPREAD * skill, 0.02, 0.98).
+ENGINE_CARE_MEAN = 0.55
+ENGINE_CARE_SPREAD = 0.25
 TABLE_SIZE_WEIGHTS = (0.2, 0.55, 0.15, 0.1)
 
 
@@ -96,12 +99,17 @@ def generate(
     players: int = 400,
     heavy: bool = False,
     days: float = 365.0,
+    engine: bool = False,
 ) -> Stream:
     """A ladder: a founding cohort, newcomers arriving through the year, random tables.
 
     Players differ in activity (log-normal), skill (standard normal, drifting slowly) and
-    arrival day; tables are drawn among arrived players weighted by activity.
+    arrival day; tables are drawn among arrived players weighted by activity. With
+    ``engine`` the Parties are played card by card by bots (see ``engine_mode``), the
+    hidden skill setting how often a bot plays its heuristic move.
     """
+    if engine:
+        from engine_mode import play_partie as play_with_engine
     rng = random.Random(seed)
     founders = players // 4
     arrival = {p: 0.0 if p < founders else rng.uniform(0.0, 0.75 * days) for p in range(players)}
@@ -125,6 +133,10 @@ def generate(
             skill[p] += rng.gauss(0.0, DRIFT_PER_SQRT_DAY * math.sqrt(max(elapsed, 0.0)))
             skill_day[p] = day
         skills = [skill[p] for p in seated]
-        totals = play_partie(rng, skills, heavy)
+        if engine:
+            care = [min(0.98, max(0.02, ENGINE_CARE_MEAN + ENGINE_CARE_SPREAD * s)) for s in skills]
+            totals = play_with_engine(rng, care)
+        else:
+            totals = play_partie(rng, skills, heavy)
         result.append(Table(day * SECONDS_PER_DAY, seated, totals, skills))
     return Stream(result, arrival)
