@@ -351,6 +351,17 @@ class TableApp {
         this.toggleLastTrick();
       }
     });
+    const invite = root.querySelector("[data-action=copy-invite]");
+    if (invite) {
+      invite.addEventListener("click", async () => {
+        try {
+          await navigator.clipboard.writeText(invite.dataset.invite);
+          invite.textContent = this.t("copied");
+        } catch (error) {
+          window.prompt(this.t("copy"), invite.dataset.invite);
+        }
+      });
+    }
     this.refs["chat-form"].addEventListener("submit", (event) => {
       event.preventDefault();
       const input = this.refs["chat-form"].elements.text;
@@ -467,6 +478,7 @@ class TableApp {
     this.root.dataset.status = table.status;
     this.refs["table-name"].textContent = table.name;
     this.refs.watching.hidden = !spectator;
+    this.refs["replay-link"].hidden = table.status !== "finished";
     this.refs.contract.textContent = deal ? this.t(`contract_${deal.contract}`) : "";
     this.refs.contract.hidden = !deal;
     this.refs["deal-number"].textContent =
