@@ -1,0 +1,163 @@
+"""The heuristic bot does the sensible thing in hand-built positions."""
+
+from __future__ import annotations
+
+from games.bots import StrongBot, make_bot
+from games.bots.policy import crossing_penalty
+from games.engine import Contract, Deal, HouseRules
+from games.engine.cards import CARDS, HUNDRED_VALUES, PACK_MASKS, Card
+
+
+def _hands(players: int, fixed: dict[int, list[str]]) -> list[list[str]]:
+    """Complete the given hands with the rest of the pack, lowest cards to the lowest seats."""
+    hands = {seat: list(cards) for seat, cards in fixed.items()}
+    used = {code for cards in fixed.values() for code in cards}
+    rest = [c.code for c in CARDS if PACK_MASKS[players] >> c.index & 1 and c.code not in used]
+    size = len(rest) // (players - len(fixed)) if len(fixed) < players else 0
+    for seat in range(players):
+        if seat not in hands:
+            hands[seat], rest = rest[:size], rest[size:]
+    return [hands[s] for s in range(players)]
+
+
+def _choice(deal: Deal, level: str = "heuristic") -> str:
+    return make_bot(level, seed=1).choose(deal.view_for(deal.turn)).code
+
+
+def test_ducks_with_the_highest_card_that_still_loses() -> None:
+    hands = _hands(
+        4,
+        {
+            0: ["TC", "8C", "7S", "8S", "9S", "7H", "8H", "9H"],
+            1: ["7C", "9C", "QC", "AC", "TS", "JS", "TH", "JH"],
+        },
+    )
+    for contract in (Contract.NO_TRICKS, Contract.NO_HEARTS, Contract.NO_JACKS):
+        deal = Deal(4, contract, 3, hands)
+        deal.play("TC")
+        assert _choice(deal) == "9C"
+
+
+def test_dumps_the_king_of_hearts_when_void() -> None:
+    diamonds = ["7D", "8D", "9D", "TD", "JD", "QD", "KD", "AD"]
+    hands = _hands(4, {3: diamonds, 0: ["KH", "AH", "7C", "8C", "9C", "7S", "8S", "9S"]})
+    deal = Deal(4, Contract.NO_KING_OF_HEARTS, 2, hands)
+    deal.play("7D")
+    assert _choice(deal) == "KH"
+
+
+def test_dumps_the_ace_of_hearts_while_the_king_is_out() -> None:
+    diamonds = ["7D", "8D", "9D", "TD", "JD", "QD", "KD", "AD"]
+    hands = _hands(4, {3: diamonds, 0: ["AH", "7H", "7C", "8C", "9C", "7S", "8S", "9S"]})
+    deal = Deal(4, Contract.NO_KING_OF_HEARTS, 2, hands)
+    deal.play("7D")
+    assert _choice(deal) == "AH"
+
+
+def test_dumps_hearts_and_jacks_in_their_contracts() -> None:
+    diamonds = ["7D", "8D", "9D", "TD", "JD", "QD", "KD", "AD"]
+    own = ["JC", "7H", "QH", "7C", "AC", "7S", "8S", "9S"]
+    hands = _hands(4, {3: diamonds, 0: own})
+    expected = {Contract.NO_HEARTS: "QH", Contract.NO_JACKS: "JC", Contract.NO_TRICKS: "AC"}
+    for contract, card in expected.items():
+        deal = Deal(4, contract, 2, hands)
+        deal.play("7D")
+        assert _choice(deal) == card
+
+
+def test_last_to_a_clean_trick_sheds_a_high_card_but_not_in_no_tricks() -> None:
+    hands = _hands(
+        4,
+        {
+            0: ["TC", "8C", "7S", "8S", "9S", "7H", "8H", "9H"],
+            1: ["JC", "7D", "8D", "9D", "TD", "KS", "AS", "QS"],
+            2: ["QC", "9C", "JD", "QD", "KD", "AD", "TS", "JS"],
+            3: ["7C", "AC", "KC", "JH", "QH", "KH", "AH", "TH"],
+        },
+    )
+    deal = Deal(4, Contract.NO_HEARTS, 3, hands)
+    for card in ("TC", "JC", "QC"):
+        deal.play(card)
+    assert _choice(deal) == "AC"  # no Heart in the trick: take it and lose the Ace
+    deal = Deal(4, Contract.NO_TRICKS, 3, hands)
+    for card in ("TC", "JC", "QC"):
+        deal.play(card)
+    assert _choice(deal) == "7C"
+
+
+def test_leads_low_in_a_short_suit() -> None:
+    hands = _hands(4, {0: ["7C", "AS", "KS", "QS", "JS", "AH", "KH", "AD"]})
+    deal = Deal(4, Contract.NO_TRICKS, 3, hands)
+    assert _choice(deal) == "7C"
+
+
+def test_hundred_avoids_crossing_25_and_leaves_the_total_on_it() -> None:
+    hands = _hands(
+        4,
+        {
+            0: ["TC", "7C", "8C", "9C", "7S", "8S", "9S", "7H"],
+            1: ["AC", "KC", "QC", "JC", "8H", "9H", "TH", "JH"],
+            2: ["AS", "TS", "KS", "7D", "QH", "KH", "AH", "QS"],
+        },
+    )
+    deal = Deal(4, Contract.HUNDRED, 3, hands)
+    deal.play("TC")
+    deal.play("AC")  # total 21
+    choice = _choice(deal)
+    assert not crossing_penalty(21, HUNDRED_VALUES[Card.from_code(choice).rank])
+    assert choice == "KS"  # exactly 25: the next player crosses with anything but a zero
+
+
+def test_hundred_crossing_when_forced_leaves_the_next_threshold_close() -> None:
+    """Every card of seat 3 crosses 25 (one point each); the Ace leaves 33, nearest to 50."""
+    hands = _hands(
+        4,
+        {
+            0: ["TC", "7C", "8C", "9C", "7S", "8S", "9S", "7H"],
+            1: ["TS", "7D", "8D", "9D", "8H", "9H", "JH", "QH"],
+            2: ["JC", "QC", "JS", "QS", "JD", "QD", "KD", "TH"],
+            3: ["AC", "AS", "AH", "AD", "TD", "KC", "KS", "KH"],
+        },
+    )
+    deal = Deal(4, Contract.HUNDRED, 3, hands)
+    for card in ("TC", "TS", "JC"):  # 10, 20, 22
+        deal.play(card)
+    choice = Card.from_code(_choice(deal))
+    assert crossing_penalty(22, HUNDRED_VALUES[choice.rank]) == 1
+    assert choice.rank_code == "A"
+
+
+def test_layout_opens_the_jack_that_unlocks_its_own_cards() -> None:
+    own = ["JC", "TC", "9C", "JS", "7H", "8H", "7D", "8D"]
+    hands = _hands(4, {0: own})
+    for layout in ("extend_first", "free"):
+        deal = Deal(4, Contract.ROSBIRATSCHKA, 3, hands, HouseRules(layout=layout))
+        assert _choice(deal) == "JC"
+
+
+def test_layout_free_withholds_a_card_that_only_helps_others() -> None:
+    """With ``free`` the bot may choose a Jack over an extension that opens others' cards."""
+    own = ["QC", "JS", "TS", "9S", "7H", "8H", "7D", "8D"]
+    hands = _hands(4, {3: ["JC", "AC", "KC", "TC", "9C", "8C", "7C", "AD"], 0: own})
+    deal = Deal(4, Contract.ROSBIRATSCHKA, 2, hands, HouseRules(layout="free"))
+    deal.play("JC")  # seat 3 opens clubs; seat 0 may lay QC (opens KC for seat 3) or JS
+    assert _choice(deal) == "JS"
+    deal = Deal(4, Contract.ROSBIRATSCHKA, 2, hands)
+    deal.play("JC")
+    assert _choice(deal) == "QC"  # extend_first: the extension is compulsory
+
+
+def test_strong_bot_keeps_under_a_threshold_in_hundred() -> None:
+    hands = _hands(
+        4,
+        {
+            0: ["TC", "7C", "8C", "9C", "7S", "8S", "9S", "7H"],
+            1: ["AC", "KC", "QC", "JC", "8H", "9H", "TH", "JH"],
+            2: ["AS", "TS", "KS", "7D", "QH", "KH", "AH", "QS"],
+        },
+    )
+    deal = Deal(4, Contract.HUNDRED, 3, hands)
+    deal.play("TC")
+    deal.play("AC")
+    move = StrongBot(3, samples=20).choose(deal.view_for(deal.turn))
+    assert not crossing_penalty(21, HUNDRED_VALUES[move.rank])
