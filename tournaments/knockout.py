@@ -20,7 +20,8 @@ Rules (documented house rules of the platform)
 
 ``build_bracket`` replays all of this from the seed list and the penalty totals entered so far
 and returns plain data (rounds, tables, seats, who advanced, which table fed which), which
-``bracket_svg`` draws.
+``bracket_svg`` draws: one column per round, one curve per advancing player, advancers in green,
+wildcards starred, the champion's path in gold.
 """
 
 from __future__ import annotations
@@ -224,8 +225,9 @@ def build_bracket(
 # SVG
 # ---------------------------------------------------------------------------------------------
 
-_COLUMN = 230
-_BOX_WIDTH = 180
+_COLUMN = 280
+_BOX_WIDTH = 200
+_LABEL_CHARS = 20  # longer names are cut with an ellipsis; the full name is in <title>
 _ROW = 20
 _HEADER = 22
 _GAP = 18
@@ -274,18 +276,24 @@ def bracket_svg(bracket: Bracket, names: Mapping[PlayerId, str] | None = None) -
                 f'<rect class="head" x="{x + 1}" y="{y + 1}" width="{_BOX_WIDTH - 2}" '
                 f'height="{_HEADER - 2}" rx="3"/>'
             )
-            parts.append(f'<text x="{x + 8}" y="{y + 15}">Table {table.index + 1}</text>')
+            title = "Final table" if round_.name == "Final" else f"Table {table.index + 1}"
+            parts.append(f'<text x="{x + 8}" y="{y + 15}">{title}</text>')
             for row, seat in enumerate(table.seats):
-                parts.append(_seat_text(seat, names, x, y + _HEADER + _ROW * row + 14))
+                champion = seat.player is not None and seat.player == bracket.champion
+                parts.append(_seat_text(seat, names, x, y + _HEADER + _ROW * row + 14, champion))
             parts.append("</g>")
             y += box_height + _GAP
     for column, round_ in enumerate(bracket.rounds[1:], start=1):
+        previous = bracket.rounds[column - 1]
         for table in round_.tables:
-            tx, ty, th = anchors[(column, table.index)]
-            for source in sorted({s for s in table.sources if s is not None}):
-                sx, sy, sh = anchors[(column - 1, source)]
-                x1, y1 = sx + _BOX_WIDTH, sy + sh / 2
-                x2, y2 = tx, ty + th / 2
+            tx, ty, _ = anchors[(column, table.index)]
+            for row, (seat, source) in enumerate(zip(table.seats, table.sources, strict=True)):
+                if source is None:
+                    continue
+                sx, sy, _ = anchors[(column - 1, source)]
+                from_row = [s.player for s in previous.tables[source].seats].index(seat.player)
+                x1, y1 = sx + _BOX_WIDTH, sy + _HEADER + _ROW * from_row + _ROW / 2
+                x2, y2 = tx, ty + _HEADER + _ROW * row + _ROW / 2
                 middle = (x1 + x2) / 2
                 parts.append(
                     f'<path class="link" d="M{x1},{y1} C{middle},{y1} {middle},{y2} {x2},{y2}"/>'
@@ -300,17 +308,26 @@ def bracket_svg(bracket: Bracket, names: Mapping[PlayerId, str] | None = None) -
     return "\n".join(parts)
 
 
-def _seat_text(seat: BracketSeat, names: Mapping[PlayerId, str], x: float, y: float) -> str:
+def _seat_text(
+    seat: BracketSeat, names: Mapping[PlayerId, str], x: float, y: float, champion: bool
+) -> str:
     if seat.player is None:
         return f'<text class="tbd" x="{x + 8}" y="{y}">to be decided</text>'
-    label = escape(names.get(seat.player, str(seat.player)))
-    css = "adv" if seat.advanced else "out" if seat.place is not None else ""
     seed = f" ({seat.seed})" if seat.seed is not None else ""
     mark = " *" if seat.wildcard else ""
+    full = f"{names.get(seat.player, str(seat.player))}{seed}{mark}"
+    shown = full if len(full) <= _LABEL_CHARS else full[: _LABEL_CHARS - 1] + "\u2026"
+    if champion:
+        css = "champ"
+    elif seat.advanced:
+        css = "adv"
+    else:
+        css = "out" if seat.place is not None else ""
     penalty = "" if seat.penalty is None else _number(seat.penalty)
     class_attr = f' class="{css}"' if css else ""
     return (
-        f'<text{class_attr} x="{x + 8}" y="{y}">{label}{escape(seed)}{mark}</text>'
+        f'<text{class_attr} x="{x + 8}" y="{y}"><title>{escape(full)}</title>'
+        f"{escape(shown)}</text>"
         f'<text{class_attr} x="{x + _BOX_WIDTH - 8}" y="{y}" text-anchor="end">{penalty}</text>'
     )
 

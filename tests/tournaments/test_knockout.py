@@ -143,16 +143,25 @@ def test_bracket_svg_is_valid_and_names_everyone() -> None:
     assert root.tag == f"{SVG}svg"
     groups = root.findall(f"{SVG}g")
     assert len(groups) == sum(len(r.tables) for r in bracket.rounds)
-    text = " ".join(t.text or "" for t in root.iter(f"{SVG}text"))
+    text = " ".join("".join(t.itertext()) for t in root.iter(f"{SVG}text"))
     assert "Anna <the Ace> & Co" in text
     for seed in seeds[1:]:
         assert seed in text
     assert f"Champion: {bracket.champion}" in text
-    links = root.findall(f"{SVG}path")
-    expected = sum(
-        len({s for s in t.sources if s is not None}) for r in bracket.rounds for t in r.tables
-    )
-    assert len(links) == expected > 0
+    links = root.findall(f"{SVG}path")  # one curve per advancing player
+    advanced = sum(s.advanced for r in bracket.rounds for t in r.tables for s in t.seats)
+    assert len(links) == advanced == 8 + 4
+
+
+def test_bracket_svg_shortens_long_names_but_keeps_them_as_title() -> None:
+    seeds = ["A very long player name indeed, from Oberammergau", "B", "C", "D"]
+    svg = bracket_svg(build_bracket(seeds, [{p: i for i, p in enumerate(seeds)}]))
+    root = ET.fromstring(svg)
+    titles = [t.text for t in root.iter(f"{SVG}title")]
+    assert f"{seeds[0]} (1)" in titles
+    shown = [t.tail for t in root.iter(f"{SVG}title")]
+    assert all(len(label) <= 20 for label in shown)
+    assert any(label.endswith("\u2026") for label in shown)
 
 
 def test_duplicate_seeds_are_rejected() -> None:
