@@ -34,6 +34,7 @@ from tournaments.seating import serpentine, table_sizes
 
 PlayerId = Hashable
 MIN_PLAYERS = 3
+MAX_TABLE = 6
 
 
 @dataclass(frozen=True)
@@ -101,8 +102,8 @@ def plan_rounds(entrants: int, config: KnockoutConfig | None = None) -> list[lis
         raise ValueError("at least one player per table must advance")
     if entrants < MIN_PLAYERS:
         raise ValueError(f"a knockout needs at least {MIN_PLAYERS} players")
-    if config.final_limit < MIN_PLAYERS:
-        raise ValueError("the final table needs room for three players")
+    if not MIN_PLAYERS <= config.final_limit <= MAX_TABLE:
+        raise ValueError(f"the final table must seat {MIN_PLAYERS} to {MAX_TABLE} players")
     rounds: list[list[int]] = []
     remaining = entrants
     while remaining > config.final_limit:

@@ -37,6 +37,8 @@ def test_plan_rounds_rejects_impossible_shapes() -> None:
         plan_rounds(2)
     with pytest.raises(ValueError):
         plan_rounds(16, KnockoutConfig(advance=0))
+    with pytest.raises(ValueError):
+        plan_rounds(16, KnockoutConfig(final_max=8))
 
 
 def test_seeding_is_serpentine() -> None:
