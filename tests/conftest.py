@@ -62,6 +62,18 @@ def celery_worker(redis_url: str):
         yield w
 
 
+@pytest.fixture(autouse=True)
+def fast_password_hashing(request: pytest.FixtureRequest):
+    """PBKDF2's deliberate slowness protects real passwords, not test users: use MD5 in tests."""
+    if not django_is_active(request.config):
+        yield
+        return
+    from django.test import override_settings
+
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Marker `redis` pulls in the redis_url check; marker `postgres` needs a PostgreSQL DB."""
     for item in items:
