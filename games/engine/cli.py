@@ -18,13 +18,19 @@ from .rules import CONTRACT_ORDER, Contract, HouseRules
 
 
 def _read_input(path: str) -> list[bytes]:
-    """The input's lines as bytes: each line is decoded on its own, so one bad line stays one error."""
+    """The input's JSON Lines as bytes, split at ``\n`` only (a lone ``\r`` is JSON whitespace).
+
+    Each line is decoded on its own, so one bad line stays one error line.
+    """
     if path == "-":
         data = sys.stdin.buffer.read()
     else:
         with open(path, "rb") as handle:
             data = handle.read()
-    return data.splitlines()
+    lines = data.split(b"\n")
+    if lines and not lines[-1]:
+        lines.pop()
+    return lines
 
 
 def cmd_score(args: argparse.Namespace) -> int:
