@@ -1,3 +1,10 @@
 """Websocket routes of the games app; collected by rosbi_platform/routing.py."""
 
-websocket_urlpatterns: list = []
+from django.urls import path
+
+from games.consumers import LobbyConsumer, TableConsumer
+
+websocket_urlpatterns = [
+    path("ws/tables/<int:table_id>/", TableConsumer.as_asgi()),
+    path("ws/lobby/", LobbyConsumer.as_asgi()),
+]

@@ -1,3 +1,5 @@
+"""Lobby and table pages (mounted at the site root by rosbi_platform/urls.py)."""
+
 from django.urls import path
 
 from games import views
@@ -5,5 +7,13 @@ from games import views
 app_name = "games"
 
 urlpatterns = [
-    path("", views.lobby, name="lobby"),
+    path("lobby/", views.lobby, name="lobby"),
+    path("lobby/tables.json", views.tables_json, name="tables_json"),
+    path("tables/new/", views.create_table, name="create"),
+    path("tables/<int:table_id>/", views.table_page, name="table"),
+    path("tables/<int:table_id>/join/", views.join_table, name="join"),
+    path("tables/<int:table_id>/leave/", views.leave_table, name="leave"),
+    path("tables/<int:table_id>/start/", views.start_table, name="start"),
+    path("tables/<int:table_id>/replay/", views.replay, name="replay"),
+    path("tables/<int:table_id>/record.json", views.record_json, name="record"),
 ]

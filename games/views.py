@@ -1,8 +1,165 @@
-"""Lobby: open tables will be listed here once live tables exist."""
+"""Lobby, table and replay pages: thin views over ``services`` (writes) and ``selectors`` (reads)."""
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseForbidden,
+    JsonResponse,
+)
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from games import selectors, services
+from games.forms import CreateTableForm
+from games.models import Table
 
 
+@require_GET
 def lobby(request: HttpRequest) -> HttpResponse:
-    return render(request, "games/lobby.html", {"tables": []})
+    your_tables = selectors.tables_of_user(request.user) if request.user.is_authenticated else []
+    return render(
+        request,
+        "games/lobby.html",
+        {
+            "tables": selectors.open_tables(),
+            "your_tables": your_tables,
+            "form": CreateTableForm(),
+            "tables_json_url": reverse("games:tables_json"),
+        },
+    )
+
+
+@require_GET
+def tables_json(request: HttpRequest) -> JsonResponse:
+    return JsonResponse({"tables": selectors.open_tables_json()})
+
+
+@login_required
+@require_POST
+def create_table(request: HttpRequest) -> HttpResponse:
+    form = CreateTableForm(request.POST)
+    if not form.is_valid():
+        return render(
+            request,
+            "games/lobby.html",
+            {"tables": selectors.open_tables(), "form": form, "your_tables": []},
+            status=400,
+        )
+    table = services.create_table(owner=request.user, **form.cleaned_data)
+    return redirect("games:table", table_id=table.pk)
+
+
+def _invite_from(request: HttpRequest) -> str | None:
+    return request.POST.get("invite") or request.GET.get("invite") or None
+
+
+def _action(request: HttpRequest, table_id: int, run) -> HttpResponse:
+    try:
+        run()
+    except services.ServiceError as error:
+        messages.error(request, error.message)
+    except Table.DoesNotExist:
+        raise Http404("No such table.") from None
+    url = reverse("games:table", args=[table_id])
+    invite = _invite_from(request)
+    return redirect(f"{url}?invite={invite}" if invite else url)
+
+
+@login_required
+@require_POST
+def join_table(request: HttpRequest, table_id: int) -> HttpResponse:
+    seat = request.POST.get("seat")
+    seat_number = int(seat) if seat and seat.isdigit() else None
+    return _action(
+        request,
+        table_id,
+        lambda: services.join_table(table_id, request.user, seat_number, _invite_from(request)),
+    )
+
+
+@login_required
+@require_POST
+def leave_table(request: HttpRequest, table_id: int) -> HttpResponse:
+    return _action(request, table_id, lambda: services.leave_table(table_id, request.user))
+
+
+@login_required
+@require_POST
+def start_table(request: HttpRequest, table_id: int) -> HttpResponse:
+    fill = request.POST.get("fill_with_bots")
+    fill_with_bots = None if fill is None else fill in ("1", "true", "on", "yes")
+    return _action(
+        request,
+        table_id,
+        lambda: services.start_table(table_id, request.user, fill_with_bots=fill_with_bots),
+    )
+
+
+@login_required
+@require_GET
+def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = get_object_or_404(Table, pk=table_id)
+    invite = _invite_from(request)
+    your_seat = selectors.seat_of_user(table_id, request.user)
+    if your_seat is None and not table.public and invite != table.invite_code:
+        return HttpResponseForbidden("This table is private: you need the invite link.")
+    ws_path = f"/ws/tables/{table_id}/" + (f"?invite={invite}" if invite else "")
+    scheme = "wss" if request.is_secure() else "ws"
+    profile = getattr(request.user, "profile", None)
+    invite_url = request.build_absolute_uri(
+        reverse("games:table", args=[table_id]) + f"?invite={table.invite_code}"
+    )
+    return render(
+        request,
+        "games/table.html",
+        {
+            "table": table,
+            "table_id": table_id,
+            "ws_url": f"{scheme}://{request.get_host()}{ws_path}",
+            "card_look": getattr(profile, "card_look", "german"),
+            "your_seat": your_seat,
+            "is_owner": table.owner_id == request.user.pk,
+            "invite_url": invite_url if your_seat is not None or table.public else None,
+        },
+    )
+
+
+@require_GET
+def replay(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = get_object_or_404(Table, pk=table_id)
+    if table.status != Table.Status.FINISHED:
+        raise Http404("The Partie is not finished yet.")
+    may_see = table.public or (
+        request.user.is_authenticated
+        and (request.user.is_staff or selectors.seat_of_user(table_id, request.user) is not None)
+    )
+    data = selectors.replay_data(table) if may_see else None
+    if data is None:
+        raise Http404("No finished Partie you may see here.")
+    profile = getattr(request.user, "profile", None) if request.user.is_authenticated else None
+    return render(
+        request,
+        "games/replay.html",
+        {
+            "table": table,
+            "table_id": table_id,
+            "replay": data,
+            "card_look": getattr(profile, "card_look", "german"),
+        },
+    )
+
+
+@require_GET
+def record_json(request: HttpRequest, table_id: int) -> JsonResponse:
+    """The finished Partie as a RULES.md Partie record (for exports and the score CLI)."""
+    table = get_object_or_404(Table, pk=table_id, status=Table.Status.FINISHED, public=True)
+    data = selectors.replay_data(table)
+    if data is None:
+        raise Http404("No Partie at this table.")
+    return JsonResponse(data["partie_record"])

@@ -1,0 +1,247 @@
+"""Websocket consumers: one table (players and spectators) and the lobby's live list.
+
+Thin by design: every write goes through ``games.services``, every read through
+``games.selectors``, and the per-viewer filtering is the pure ``games.live.state`` function.
+The consumer remembers the last version it sent to its client so that it can drop events the
+snapshot already contains and fill gaps the channel layer (at most once) left, from the DB.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from games import selectors, services
+from games.live.state import frame_for_viewer
+
+CLOSE_UNAUTHENTICATED = 4401
+CLOSE_FORBIDDEN = 4403
+CLOSE_NOT_FOUND = 4404
+
+
+class _Bucket:
+    """A token bucket: ``capacity`` frames at once, refilled at ``rate`` per second."""
+
+    def __init__(self, capacity: float, rate: float) -> None:
+        self.capacity = capacity
+        self.rate = rate
+        self.tokens = capacity
+        self.stamp = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+class TableConsumer(AsyncJsonWebsocketConsumer):
+    """``/ws/tables/<id>/``: snapshot on connect, filtered events, moves, sync, chat."""
+
+    async def connect(self) -> None:
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.user = self.scope.get("user")
+        self.seat: int | None = None
+        self.sent_version = -1
+        self.group: str | None = None
+        self.frames = _Bucket(capacity=30, rate=10)
+        self.chats = _Bucket(capacity=5, rate=0.5)
+        # Accept first so that browsers can read the close code (a refused handshake has none).
+        await self.accept()
+        if self.user is None or not self.user.is_authenticated:
+            await self.close(code=CLOSE_UNAUTHENTICATED)
+            return
+        query = parse_qs(self.scope.get("query_string", b"").decode())
+        invite = query.get("invite", [None])[0]
+        access = await database_sync_to_async(selectors.viewer_access)(
+            self.table_id, self.user, invite
+        )
+        if access is None:
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        if not access.allowed:
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
+        self.seat = access.seat
+        self.group = f"table.{self.table_id}"
+        # Join before reading the state: an event committed in between is then queued for us
+        # and dropped by version if the snapshot already holds it.
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        since = query.get("since", [None])[0]
+        if since is not None and since.isdigit() and await self.replay(int(since)):
+            return
+        await self.send_snapshot()
+
+    async def disconnect(self, code: int) -> None:
+        if self.group is not None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    # ------------------------------------------------------------------ to the client
+
+    async def send_snapshot(self) -> None:
+        snapshot = await database_sync_to_async(selectors.build_snapshot)(self.table_id, self.user)
+        self.seat = snapshot["you"]["seat"]
+        self.sent_version = snapshot["version"]
+        await self.send_json(snapshot)
+
+    async def replay(self, version: int) -> bool:
+        """Send the events after ``version``; False when a snapshot must be sent instead."""
+        messages = await database_sync_to_async(selectors.events_since)(self.table_id, version)
+        if messages is None:
+            return False
+        for message in messages:
+            await self.send_json(frame_for_viewer(message, self.seat))
+        if messages:
+            self.sent_version = max(self.sent_version, messages[-1]["version"])
+        else:
+            self.sent_version = max(self.sent_version, version)
+        return True
+
+    async def table_events(self, message: dict[str, Any]) -> None:
+        """Group message: stored events in full; each viewer gets its own filtered frames."""
+        for stored in message["events"]:
+            version = stored["version"]
+            if version <= self.sent_version:
+                continue
+            if version > self.sent_version + 1:
+                missed = await database_sync_to_async(selectors.events_between)(
+                    self.table_id, self.sent_version, version - 1
+                )
+                for earlier in missed:
+                    if await self.forward(earlier):
+                        return
+            if await self.forward(stored):
+                return
+
+    async def forward(self, stored: dict[str, Any]) -> bool:
+        """Send one stored event; True when it moved this viewer (a fresh snapshot was sent)."""
+        event = stored["event"]
+        if event["kind"] == "seat_changed" and self.moves_me(event):
+            await self.send_snapshot()
+            return True
+        await self.send_json(frame_for_viewer(stored, self.seat))
+        self.sent_version = stored["version"]
+        return False
+
+    def moves_me(self, event: dict[str, Any]) -> bool:
+        """Did this seat change make the viewer a player, a spectator, or move their seat?"""
+        mine_now = event["user_id"] == self.user.pk
+        return (mine_now and self.seat != event["seat"]) or (
+            not mine_now and self.seat == event["seat"]
+        )
+
+    async def table_chat(self, message: dict[str, Any]) -> None:
+        chat = message["chat"]
+        # Spectators read the players' chat; players do not see the spectators' one.
+        if chat["channel"] == "spectators" and self.seat is not None:
+            return
+        await self.send_json({"type": "event", "version": None, "event": chat})
+
+    # ------------------------------------------------------------------ from the client
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        try:
+            content = json.loads(text_data or "")
+        except ValueError:
+            await self.send_error(None, "bad_request", "Frames are JSON text.")
+            return
+        await self.receive_json(content)
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        if not isinstance(content, dict):
+            await self.send_error(None, "bad_request", "A frame is a JSON object with a type.")
+            return
+        client_id = content.get("id")
+        if not self.frames.take():
+            await self.send_error(client_id, "rate_limited", "Slow down a little.")
+            return
+        kind = content.get("type")
+        if kind == "ping":
+            await self.send_json({"type": "pong"})
+        elif kind == "move":
+            await self.handle_move(content, client_id)
+        elif kind == "sync":
+            version = content.get("version")
+            if not _is_int(version):
+                await self.send_error(
+                    client_id, "bad_request", "sync needs a whole-number version."
+                )
+            elif not await self.replay(version):
+                await self.send_snapshot()
+        elif kind == "chat":
+            await self.handle_chat(content, client_id)
+        elif kind == "back":
+            await database_sync_to_async(services.return_to_seat)(self.table_id, self.user)
+        else:
+            await self.send_error(client_id, "bad_request", f"Unknown frame type {kind!r}.")
+
+    async def handle_move(self, content: dict[str, Any], client_id: Any) -> None:
+        move, version = content.get("move"), content.get("version")
+        if not isinstance(move, str) or not _is_int(version):
+            await self.send_error(
+                client_id, "bad_request", "A move needs 'move' (a card or \"pass\") and 'version'."
+            )
+            return
+        if self.seat is None:
+            await self.send_error(client_id, "not_seated", "Spectators cannot play.")
+            return
+        result = await database_sync_to_async(services.submit_move)(
+            self.table_id, move, version, user=self.user
+        )
+        if result.ok:
+            await self.send_json({"type": "ack", "id": client_id, "version": result.version})
+            return
+        await self.send_error(client_id, result.code or "bad_request", result.message)
+        if result.code == "stale":
+            await self.send_snapshot()
+
+    async def handle_chat(self, content: dict[str, Any], client_id: Any) -> None:
+        if not self.chats.take():
+            await self.send_error(client_id, "rate_limited", "Too many chat messages; wait a bit.")
+            return
+        try:
+            await database_sync_to_async(services.post_chat_message)(
+                self.table_id, self.user, content.get("channel"), content.get("text")
+            )
+        except services.ServiceError as error:
+            await self.send_error(client_id, error.code, error.message)
+
+    async def send_error(self, client_id: Any, code: str, message: str) -> None:
+        await self.send_json({"type": "error", "id": client_id, "code": code, "message": message})
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+class LobbyConsumer(AsyncJsonWebsocketConsumer):
+    """``/ws/lobby/``: the open tables now, and again whenever the list changes."""
+
+    group = services.LOBBY_GROUP
+
+    async def connect(self) -> None:
+        await self.accept()
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.send_tables()
+
+    async def disconnect(self, code: int) -> None:
+        await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def send_tables(self) -> None:
+        tables = await database_sync_to_async(selectors.open_tables_json)()
+        await self.send_json({"type": "tables", "tables": tables})
+
+    async def lobby_changed(self, message: dict[str, Any]) -> None:
+        await self.send_tables()
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        if isinstance(content, dict) and content.get("type") == "ping":
+            await self.send_json({"type": "pong"})

@@ -1,0 +1,212 @@
+"""Per-viewer filtering of stored events and the client's state machine, as pure functions.
+
+The channel layer carries each stored event in full (the dealt hands included); the consumer
+passes it through ``event_for_viewer`` for every connection, so no frame ever holds a card
+that is still in another seat's hand. ``apply_event`` is exactly what the browser client
+(``static/js/table.js``) does with a frame; the tests check that applying every frame to the
+first snapshot equals a fresh snapshot, which keeps the server, the client and the protocol
+document in step.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+SUIT_CODES = "CSHD"
+RANK_CODES = "6789TJQKA"
+JACK_RANK = RANK_CODES.index("J")
+TRICK_CONTRACTS = frozenset({"no_tricks", "no_hearts", "no_jacks", "no_king_of_hearts"})
+LAYOUT_CONTRACT = "rosbiratschka"
+PASS_CODE = "pass"
+
+# Event kinds whose fields are the same for every viewer.
+PUBLIC_KINDS = frozenset(
+    {"partie_started", "deal_finished", "partie_finished", "seat_changed", "clock"}
+)
+
+
+def event_for_viewer(event: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """The part of a stored event that ``seat`` (None: a spectator) may see.
+
+    ``deal_started`` stores every hand; a viewer gets only its own (``[]`` for spectators).
+    ``move`` and ``deal_started`` store the legal moves of the seat on turn, which reveal
+    that seat's cards, so only that seat receives them.
+    """
+    kind = event["kind"]
+    if kind in PUBLIC_KINDS:
+        return dict(event)
+    if kind == "deal_started":
+        turn = event["turn"]
+        return {
+            "kind": kind,
+            "deal_number": event["deal_number"],
+            "contract": event["contract"],
+            "dealer": event["dealer"],
+            "turn": turn,
+            "hand": list(event["hands"][seat]) if seat is not None else [],
+            "hand_sizes": list(event["hand_sizes"]),
+            "legal_moves": list(event["legal_moves"]) if seat is not None and seat == turn else [],
+        }
+    if kind == "move":
+        filtered = {key: value for key, value in event.items() if key != "legal_moves"}
+        next_turn = event["next_turn"]
+        on_turn = seat is not None and next_turn is not None and seat == next_turn
+        filtered["legal_moves"] = list(event["legal_moves"]) if on_turn else []
+        return filtered
+    raise ValueError(f"unknown event kind {kind!r}")
+
+
+def frame_for_viewer(message: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """A stored event message (``{"version", "event"}``) as the ``event`` frame for a viewer."""
+    return {
+        "type": "event",
+        "version": message["version"],
+        "event": event_for_viewer(message["event"], seat),
+    }
+
+
+def empty_rows() -> dict[str, Any]:
+    return {suit: None for suit in SUIT_CODES}
+
+
+def fresh_deal_view(
+    *,
+    players: int,
+    rules: dict[str, Any],
+    seat: int | None,
+    contract: str,
+    dealer: int,
+    turn: int,
+    hand: list[str],
+    hand_sizes: list[int],
+    legal_moves: list[str],
+) -> dict[str, Any]:
+    """The viewer's deal view right after dealing: the same shape as ``SeatView.to_dict()``."""
+    return {
+        "players": players,
+        "contract": contract,
+        "dealer": dealer,
+        "rules": dict(rules),
+        "seat": seat,
+        "hand": list(hand),
+        "turn": turn,
+        "legal_moves": list(legal_moves),
+        "hand_sizes": list(hand_sizes),
+        "history": [],
+        "current_trick": [],
+        "tricks": [],
+        "tricks_won": [0] * players,
+        "scores_so_far": [0] * players,
+        "hundred_total": 0,
+        "rows": empty_rows(),
+        "over": False,
+        "penalties": None,
+    }
+
+
+def _apply_move(deal: dict[str, Any], event: dict[str, Any]) -> None:
+    seat = event["seat"]
+    move = event["move"]
+    deal["history"].append([seat, move])
+    if move != PASS_CODE:
+        if deal["seat"] == seat:
+            deal["hand"].remove(move)
+        deal["hand_sizes"][seat] -= 1
+        contract = deal["contract"]
+        if contract in TRICK_CONTRACTS:
+            deal["current_trick"].append([seat, move])
+            trick = event.get("trick")
+            if trick is not None:
+                deal["tricks"].append(copy.deepcopy(trick))
+                deal["tricks_won"][trick["winner"]] += 1
+                deal["current_trick"] = []
+        elif contract == LAYOUT_CONTRACT:
+            rank, suit = RANK_CODES.index(move[0]), move[1]
+            row = deal["rows"].get(suit)
+            if rank == JACK_RANK:
+                deal["rows"][suit] = [move, move]
+            elif row is not None and rank < JACK_RANK:
+                row[0] = move
+            elif row is not None:
+                row[1] = move
+    deal["turn"] = event["next_turn"]
+    deal["legal_moves"] = list(event["legal_moves"])
+    deal["hundred_total"] = event["hundred_total"]
+    deal["scores_so_far"] = list(event["scores_so_far"])
+    deal["over"] = event["deal_over"]
+    deal["penalties"] = None if event["penalties"] is None else list(event["penalties"])
+
+
+def apply_event(snapshot: dict[str, Any], frame: dict[str, Any]) -> dict[str, Any]:
+    """The snapshot after one ``event`` frame (a new dict; the input is left unchanged).
+
+    Frames without a version (chat) do not change the table state. The caller checks the
+    version order: a frame whose version is not ``snapshot["version"] + 1`` means a gap.
+    """
+    if frame.get("version") is None:
+        return snapshot
+    state = copy.deepcopy(snapshot)
+    event = frame["event"]
+    kind = event["kind"]
+    table = state["table"]
+    if kind == "partie_started":
+        table["status"] = "playing"
+        table["seats"] = copy.deepcopy(event["seats"])
+        state["partie"] = {
+            "first_dealer": event["first_dealer"],
+            "deal_number": None,
+            "score_sheet": [],
+            "totals": [0] * table["size"],
+            "places": None,
+        }
+    elif kind == "deal_started":
+        state["partie"]["deal_number"] = event["deal_number"]
+        state["deal"] = fresh_deal_view(
+            players=table["size"],
+            rules=table["rules"],
+            seat=state["you"]["seat"],
+            contract=event["contract"],
+            dealer=event["dealer"],
+            turn=event["turn"],
+            hand=event["hand"],
+            hand_sizes=event["hand_sizes"],
+            legal_moves=event["legal_moves"],
+        )
+    elif kind == "move":
+        _apply_move(state["deal"], event)
+    elif kind == "deal_finished":
+        state["partie"]["score_sheet"].append(list(event["penalties"]))
+        state["partie"]["totals"] = list(event["totals"])
+    elif kind == "partie_finished":
+        table["status"] = "finished"
+        state["partie"]["totals"] = list(event["totals"])
+        state["partie"]["places"] = list(event["places"])
+        state["partie"]["score_sheet"] = copy.deepcopy(event["score_sheet"])
+    elif kind == "seat_changed":
+        seat_info = {key: event[key] for key in ("seat", "name", "user_id", "bot_level", "away")}
+        table["seats"][event["seat"]] = seat_info
+    elif kind == "clock":
+        if event["deadline"] is None:
+            state["clock"] = None
+        else:
+            state["clock"] = {
+                "seat": event["seat"],
+                "deadline": event["deadline"],
+                "seconds": event["seconds"],
+            }
+    else:
+        raise ValueError(f"unknown event kind {kind!r}")
+    state["version"] = frame["version"]
+    return state
+
+
+__all__ = [
+    "LAYOUT_CONTRACT",
+    "PASS_CODE",
+    "TRICK_CONTRACTS",
+    "apply_event",
+    "event_for_viewer",
+    "frame_for_viewer",
+    "fresh_deal_view",
+]

@@ -1,0 +1,233 @@
+"""Reads for live tables: snapshots per viewer, missed events, lobby lists, engine rebuilds.
+
+A snapshot is built from the database alone (no process memory), which is what lets a table
+resume after every server process restarted.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Prefetch
+
+from games.engine import Deal
+from games.models import PartieDeal, Seat, Table, TableEvent
+
+MAX_REPLAY_EVENTS = 200
+
+
+def format_deadline(moment: dt.datetime | None) -> str | None:
+    """ISO 8601 UTC with milliseconds and a ``Z``, the form every clock frame uses."""
+    if moment is None:
+        return None
+    text = moment.astimezone(dt.UTC).isoformat(timespec="milliseconds")
+    return text.replace("+00:00", "Z")
+
+
+def user_display_name(user: Any) -> str:
+    """The name other players see: the profile's display name, else the user name."""
+    # Users made by createsuperuser may have no profile yet: the accessor raises an
+    # AttributeError subclass then, which getattr turns into None.
+    profile = getattr(user, "profile", None)
+    if profile is not None and profile.display_name:
+        return profile.display_name
+    return user.get_username()
+
+
+def seat_info(seat: Seat) -> dict[str, Any]:
+    """A seat as every frame shows it; ``name`` is None for an empty seat."""
+    if seat.user_id is not None:
+        name: str | None = user_display_name(seat.user)
+    elif seat.bot_level:
+        name = f"Bot ({seat.bot_level})"
+    else:
+        name = None
+    return {
+        "seat": seat.number,
+        "name": name,
+        "user_id": seat.user_id,
+        "bot_level": seat.bot_level or None,
+        "away": seat.away,
+    }
+
+
+def seats_of(table: Table) -> list[Seat]:
+    """The table's seats in order, with users and profiles in the same query."""
+    return list(
+        Seat.objects.filter(table=table).select_related("user", "user__profile").order_by("number")
+    )
+
+
+def rebuild_deal(row: PartieDeal, table: Table) -> Deal:
+    """The engine's deal after every stored move: the one source of truth for rules checks."""
+    deal = Deal(table.size, row.contract, row.dealer, row.hands, table.rules)
+    for move in row.moves:
+        deal.play(move)
+    return deal
+
+
+def current_deal_row(table: Table) -> PartieDeal | None:
+    return (
+        PartieDeal.objects.select_related("partie")
+        .filter(partie__table_id=table.pk)
+        .order_by("-number")
+        .first()
+    )
+
+
+@dataclass(frozen=True)
+class ViewerAccess:
+    """Who is looking at a table: the seat (None for spectators) and whether they may look."""
+
+    table_id: int
+    seat: int | None
+    allowed: bool
+
+
+def viewer_access(table_id: int, user: Any, invite: str | None) -> ViewerAccess | None:
+    """None when the table does not exist; spectators of private tables need the invite code."""
+    table = Table.objects.filter(pk=table_id).only("id", "public", "invite_code").first()
+    if table is None:
+        return None
+    seat = (
+        Seat.objects.filter(table_id=table_id, user_id=user.pk)
+        .values_list("number", flat=True)
+        .first()
+    )
+    allowed = (
+        seat is not None or table.public or (invite is not None and invite == table.invite_code)
+    )
+    return ViewerAccess(table_id=table_id, seat=seat, allowed=allowed)
+
+
+def seat_of_user(table_id: int, user: Any) -> int | None:
+    return (
+        Seat.objects.filter(table_id=table_id, user_id=user.pk)
+        .values_list("number", flat=True)
+        .first()
+    )
+
+
+def table_summary(table: Table, seats: list[Seat] | None = None) -> dict[str, Any]:
+    seats = seats if seats is not None else seats_of(table)
+    return {
+        "id": table.pk,
+        "name": table.name,
+        "size": table.size,
+        "status": table.status,
+        "rules": table.rules.to_dict(),
+        "rated": table.rated,
+        "public": table.public,
+        "turn_seconds": table.turn_seconds,
+        "seats": [seat_info(s) for s in seats],
+    }
+
+
+def build_snapshot(table_id: int, user: Any) -> dict[str, Any]:
+    """The ``snapshot`` frame for ``user``: their seat's view, or the public one for spectators.
+
+    Five queries whatever the table's history: table, seats, deals, and the rebuild is in memory.
+    """
+    table = Table.objects.get(pk=table_id)
+    seats = seats_of(table)
+    my_seat = next((s.number for s in seats if s.user_id == user.pk), None)
+    partie_data = None
+    deal_view = None
+    rows = list(
+        PartieDeal.objects.filter(partie__table_id=table_id)
+        .select_related("partie")
+        .order_by("number")
+    )
+    if rows:
+        partie = rows[0].partie
+        score_sheet = [list(r.penalties) for r in rows if r.penalties is not None]
+        totals = [sum(column) for column in zip(*score_sheet, strict=True)] or [0] * table.size
+        places = None
+        if table.status == Table.Status.FINISHED:
+            places = [1 + sum(1 for o in totals if o < t) for t in totals]
+        partie_data = {
+            "first_dealer": partie.first_dealer,
+            "deal_number": rows[-1].number,
+            "score_sheet": score_sheet,
+            "totals": totals,
+            "places": places,
+        }
+        deal_view = rebuild_deal(rows[-1], table).view_for(my_seat).to_dict()
+    clock = None
+    if table.turn_deadline is not None:
+        clock = {
+            "seat": table.turn_seat,
+            "deadline": format_deadline(table.turn_deadline),
+            "seconds": table.turn_seconds,
+        }
+    return {
+        "type": "snapshot",
+        "version": table.version,
+        "you": {
+            "user_id": user.pk,
+            "seat": my_seat,
+            "role": "player" if my_seat is not None else "spectator",
+        },
+        "table": table_summary(table, seats),
+        "partie": partie_data,
+        "deal": deal_view,
+        "clock": clock,
+    }
+
+
+def events_since(table_id: int, version: int) -> list[dict[str, Any]] | None:
+    """Stored events after ``version`` in order, or None when a snapshot is the better answer
+    (more than ``MAX_REPLAY_EVENTS`` missed, or a version the table never had)."""
+    current = Table.objects.filter(pk=table_id).values_list("version", flat=True).first()
+    if current is None or version < 0 or version > current:
+        return None
+    if current - version > MAX_REPLAY_EVENTS:
+        return None
+    events = TableEvent.objects.filter(table_id=table_id, version__gt=version).order_by("version")
+    return [e.as_message() for e in events]
+
+
+def events_between(table_id: int, after: int, up_to: int) -> list[dict[str, Any]]:
+    """Stored events with ``after < version <= up_to``: fills a gap the channel layer left."""
+    events = TableEvent.objects.filter(
+        table_id=table_id, version__gt=after, version__lte=up_to
+    ).order_by("version")
+    return [e.as_message() for e in events]
+
+
+def open_tables(limit: int = 100) -> list[Table]:
+    """Public tables waiting for players, newest first, seats prefetched (no N+1)."""
+    seats = Prefetch(
+        "seats", queryset=Seat.objects.select_related("user", "user__profile").order_by("number")
+    )
+    return list(
+        Table.objects.filter(status=Table.Status.OPEN, public=True)
+        .prefetch_related(seats)
+        .order_by("-created")[:limit]
+    )
+
+
+def open_tables_json(limit: int = 100) -> list[dict[str, Any]]:
+    return [table_summary(t, list(t.seats.all())) for t in open_tables(limit)]
+
+
+def tables_of_user(user: Any, limit: int = 20) -> list[Table]:
+    """The user's tables that are not finished (for 'your tables' in the lobby)."""
+    return list(
+        Table.objects.filter(seats__user=user)
+        .exclude(status=Table.Status.FINISHED)
+        .order_by("-created")[:limit]
+    )
+
+
+def replay_data(table: Table) -> dict[str, Any] | None:
+    """The replay page's data: the RULES.md Partie record plus the seats; None before a Partie."""
+    partie = getattr(table, "partie", None)
+    if partie is None:
+        return None
+    return {
+        "partie_record": partie.to_record().to_dict(),
+        "seats": [seat_info(s) for s in seats_of(table)],
+    }

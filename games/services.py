@@ -1,0 +1,916 @@
+"""Every write to live tables: lobby actions, moves, bots, clocks, chat and the end of a Partie.
+
+One rule holds everywhere: a change locks the table row, appends its events with consecutive
+versions, and only after the commit are the events broadcast and follow-up tasks queued. A move
+is checked by rebuilding the engine's ``Deal`` from the stored hands and moves, so what the
+database says is the whole truth and any process can serve any table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import logging
+import os
+import random
+import secrets
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from typing import Any, TypeVar
+
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.db import OperationalError, connection, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from games import selectors
+from games.engine import (
+    CONTRACT_ORDER,
+    DEALS_PER_PARTIE,
+    Deal,
+    IllegalMove,
+    deal_hands,
+    draw_first_dealer,
+    places,
+)
+from games.live.state import PASS_CODE
+from games.models import (
+    BOT_LEVEL_CHOICES,
+    ChatMessage,
+    Partie,
+    PartieDeal,
+    Seat,
+    SeatResult,
+    Table,
+    TableEvent,
+    TableMute,
+)
+
+logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
+BOT_LEVELS = frozenset(level for level, _label in BOT_LEVEL_CHOICES)
+LOBBY_GROUP = "lobby"
+CHAT_MAX_LENGTH = 500
+EMAIL_TURN_SECONDS = 3600
+# Bounds the bot loop of one task run: a Partie of six players has at most 6 * 6 + passes.
+MAX_BOT_MOVES_PER_RUN = 400
+_SQLITE_LOCK_ATTEMPTS = 200
+
+
+class ServiceError(Exception):
+    """A refused action with a machine ``code`` (as in the protocol) and a sentence for people."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True)
+class MoveResult:
+    """What ``submit_move`` did: ``applied``, ``duplicate`` (acknowledged again) or ``error``."""
+
+    status: str
+    version: int | None = None
+    code: str | None = None
+    message: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.status in ("applied", "duplicate")
+
+
+def bot_think_seconds() -> float:
+    """How long a bot pauses before each move (a setting; zero in tests)."""
+    return float(getattr(settings, "GAMES_BOT_THINK_SECONDS", 0.8))
+
+
+def default_bot_level() -> str:
+    """The level of the bot that takes over a seat whose player left a started table."""
+    return str(getattr(settings, "GAMES_DEFAULT_BOT_LEVEL", "heuristic"))
+
+
+# --------------------------------------------------------------------------- infrastructure
+
+
+def _with_locked_table(table_id: int, work: Callable[[Table], T]) -> T:
+    """Run ``work`` in a transaction holding the table row lock.
+
+    PostgreSQL gets ``SELECT ... FOR UPDATE``. SQLite has no row locks, so the transaction
+    starts with a no-op write to take the database write lock first (a deferred transaction
+    that reads first could not upgrade safely), and a busy database is retried from the top:
+    nothing of a failed attempt was committed, and its on_commit callbacks are dropped.
+    """
+    outermost = not connection.in_atomic_block
+    sqlite = connection.vendor == "sqlite"
+    attempts = _SQLITE_LOCK_ATTEMPTS if outermost and sqlite else 1
+    for attempt in range(attempts):
+        try:
+            with transaction.atomic():
+                if sqlite:
+                    Table.objects.filter(pk=table_id).update(version=F("version"))
+                table = Table.objects.select_for_update().get(pk=table_id)
+                return work(table)
+        except OperationalError as error:
+            if attempt + 1 >= attempts or "locked" not in str(error):
+                raise
+            time.sleep(min(0.002 * (attempt + 1), 0.05))
+    raise AssertionError("unreachable")
+
+
+class _Publisher:
+    """One event loop thread per process that publishes to the channel layer.
+
+    ``async_to_sync`` from a plain thread (Celery workers, the sweeper) would start a new loop
+    and a new Redis connection for every broadcast; this keeps one of each, and publishing from
+    one loop in submission order keeps a table's events in version order.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._pid: int | None = None
+
+    def _running_loop(self) -> asyncio.AbstractEventLoop:
+        with self._lock:
+            if self._loop is None or self._pid != os.getpid():
+                loop = asyncio.new_event_loop()
+                threading.Thread(
+                    target=loop.run_forever, name="games-broadcast", daemon=True
+                ).start()
+                self._loop, self._pid = loop, os.getpid()
+            return self._loop
+
+    def send(self, group: str, message: dict[str, Any], timeout: float = 5.0) -> None:
+        layer = get_channel_layer()
+        if layer is None:
+            return
+        future = asyncio.run_coroutine_threadsafe(
+            layer.group_send(group, message), self._running_loop()
+        )
+        future.result(timeout)
+
+
+_publisher = _Publisher()
+
+
+def _send_to_group(group: str, message: dict[str, Any]) -> None:
+    """Publish after commit; a lost publish is healed by the clients' version checks."""
+    try:
+        _publisher.send(group, message)
+    except Exception:  # noqa: BLE001 - a broadcast must never undo or block a committed move
+        logger.exception("broadcast to %s failed", group)
+
+
+def _notify_lobby() -> None:
+    transaction.on_commit(partial(_send_to_group, LOBBY_GROUP, {"type": "lobby.changed"}))
+
+
+class _EventLog:
+    """Collects a transaction's events with consecutive versions and writes them in one go."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.events: list[TableEvent] = []
+
+    def add(self, kind: str, data: dict[str, Any], *, changes_play: bool = False) -> int:
+        table = self.table
+        table.version += 1
+        if changes_play:
+            table.state_version = table.version
+        self.events.append(TableEvent(table=table, version=table.version, kind=kind, data=data))
+        return table.version
+
+    def flush(self, *extra_fields: str) -> None:
+        """Store the events and the table row; broadcast once the transaction has committed."""
+        if not self.events and not extra_fields:
+            return
+        table = self.table
+        fields = {"version", "state_version", "turn_seat", "turn_deadline", *extra_fields}
+        table.save(update_fields=sorted(fields))
+        if not self.events:
+            return
+        TableEvent.objects.bulk_create(self.events)
+        messages = [e.as_message() for e in self.events]
+        self.events = []
+        transaction.on_commit(
+            partial(_send_to_group, table.group_name, {"type": "table.events", "events": messages})
+        )
+
+
+def _dealing_rng(seed: int | None, label: str) -> random.Random:
+    """System randomness in production; ``random.Random`` from the Partie's seed when set."""
+    if seed is None:
+        return secrets.SystemRandom()
+    return random.Random(f"{seed}:{label}")
+
+
+def _now_ms() -> dt.datetime:
+    """Now, to the millisecond: the stored deadline equals the one written into frames."""
+    now = timezone.now()
+    return now.replace(microsecond=now.microsecond // 1000 * 1000)
+
+
+def _set_clock(table: Table, seats: list[Seat], deal: Deal | None, log: _EventLog) -> None:
+    """Start the clock for a human on turn, stop it otherwise; a ``clock`` event on change."""
+    turn = deal.turn if deal is not None and not deal.over else None
+    seat = seats[turn] if turn is not None else None
+    human_on_turn = seat is not None and seat.user_id is not None and not seat.away
+    deadline = None
+    if human_on_turn and table.turn_seconds > 0:
+        deadline = _now_ms() + dt.timedelta(seconds=table.turn_seconds)
+    table.turn_seat = turn
+    if deadline is None and table.turn_deadline is None:
+        return
+    table.turn_deadline = deadline
+    log.add(
+        "clock",
+        {
+            "seat": turn if deadline is not None else None,
+            "deadline": selectors.format_deadline(deadline),
+            "seconds": table.turn_seconds,
+        },
+    )
+
+
+def _bot_must_move(seats: list[Seat], deal: Deal | None) -> bool:
+    if deal is None or deal.over:
+        return False
+    seat = seats[deal.turn]
+    return seat.is_bot or (seat.user_id is not None and seat.away)
+
+
+def _queue_bots(table_id: int, state_version: int) -> None:
+    from games.tasks import play_bot_turns
+
+    transaction.on_commit(lambda: play_bot_turns.delay(table_id, state_version))
+
+
+def _queue_turn_email(table: Table, seats: list[Seat]) -> None:
+    """Turn-based tables (an hour or more per move) tell the player by e-mail."""
+    if table.turn_seconds < EMAIL_TURN_SECONDS or table.turn_deadline is None:
+        return
+    from games.tasks import send_turn_email
+
+    seat = seats[table.turn_seat]
+    if seat.user_id is None:
+        return
+    args = (table.pk, seat.number, table.state_version)
+    transaction.on_commit(lambda: send_turn_email.delay(*args))
+
+
+# --------------------------------------------------------------------------- lobby
+
+
+def create_table(
+    *,
+    owner: Any,
+    name: str = "",
+    size: int = 4,
+    doubling: bool = True,
+    layout: str = "extend_first",
+    turn_seconds: int = 30,
+    rated: bool = False,
+    public: bool = True,
+    fill_with_bots: bool = False,
+    bot_level: str = "heuristic",
+    tournament_round_id: int | None = None,
+    context: dict[str, Any] | None = None,
+    seat_owner: bool = True,
+) -> Table:
+    """A new open table with empty seats; the owner takes seat 0 unless told otherwise."""
+    if size not in (3, 4, 5, 6):
+        raise ServiceError("bad_request", "A table has 3 to 6 seats.")
+    if bot_level not in BOT_LEVELS:
+        raise ServiceError("bad_request", f"Unknown bot level {bot_level!r}.")
+    if layout not in ("extend_first", "free"):
+        raise ServiceError("bad_request", f"Unknown layout rule {layout!r}.")
+    if turn_seconds < 0:
+        raise ServiceError("bad_request", "The time per move cannot be negative.")
+    with transaction.atomic():
+        table = Table.objects.create(
+            name=name or f"{owner.get_username()}'s table",
+            owner=owner,
+            size=size,
+            doubling=doubling,
+            layout=layout,
+            turn_seconds=turn_seconds,
+            rated=rated,
+            public=public,
+            fill_with_bots=fill_with_bots,
+            bot_level=bot_level,
+            tournament_round_id=tournament_round_id,
+            context=context or {},
+        )
+        Seat.objects.bulk_create(
+            [
+                Seat(table=table, number=n, user=owner if seat_owner and n == 0 else None)
+                for n in range(size)
+            ]
+        )
+        _notify_lobby()
+    return table
+
+
+def _seat_change(table: Table, seat: Seat, log: _EventLog) -> None:
+    seat.save(update_fields=["user", "bot_level", "away"])
+    log.add("seat_changed", selectors.seat_info(seat))
+
+
+def join_table(table_id: int, user: Any, seat: int | None = None, invite: str | None = None) -> int:
+    """Sit ``user`` down at an open table (the first free seat unless ``seat`` is given)."""
+
+    def work(table: Table) -> int:
+        if table.status != Table.Status.OPEN:
+            raise ServiceError("not_open", "This table has already started.")
+        if not table.public and invite != table.invite_code:
+            raise ServiceError("forbidden", "This table is private: you need the invite link.")
+        seats = selectors.seats_of(table)
+        if any(s.user_id == user.pk for s in seats):
+            raise ServiceError("already_seated", "You already have a seat at this table.")
+        free = [s for s in seats if s.is_empty and (seat is None or s.number == seat)]
+        if not free:
+            raise ServiceError(
+                "seat_taken", "That seat is taken." if seat is not None else "The table is full."
+            )
+        chosen = free[0]
+        chosen.user = user
+        log = _EventLog(table)
+        _seat_change(table, chosen, log)
+        log.flush()
+        _notify_lobby()
+        return chosen.number
+
+    return _with_locked_table(table_id, work)
+
+
+def leave_table(table_id: int, user: Any) -> None:
+    """Leave a seat: an open table frees it, a started one hands it to a bot for good."""
+
+    def work(table: Table) -> None:
+        seats = selectors.seats_of(table)
+        seat = next((s for s in seats if s.user_id == user.pk), None)
+        if seat is None:
+            raise ServiceError("not_seated", "You have no seat at this table.")
+        if table.status == Table.Status.FINISHED:
+            return
+        log = _EventLog(table)
+        seat.user = None
+        seat.away = False
+        if table.status == Table.Status.PLAYING:
+            seat.bot_level = table.bot_level or default_bot_level()
+        _seat_change(table, seat, log)
+        deal = None
+        if table.status == Table.Status.PLAYING:
+            row = selectors.current_deal_row(table)
+            deal = selectors.rebuild_deal(row, table) if row is not None else None
+            if deal is not None and not deal.over and deal.turn == seat.number:
+                _set_clock(table, seats, deal, log)
+        log.flush()
+        if _bot_must_move(seats, deal):
+            _queue_bots(table.pk, table.state_version)
+        _notify_lobby()
+
+    _with_locked_table(table_id, work)
+
+
+def start_table(
+    table_id: int,
+    by_user: Any = None,
+    *,
+    fill_with_bots: bool | None = None,
+    seed: int | None = None,
+) -> Partie:
+    """Start the Partie: fill empty seats with bots when chosen, draw the dealer, deal.
+
+    ``seed`` is for tests and duplicate tournaments only; without it dealing uses the system's
+    cryptographic randomness.
+    """
+
+    def work(table: Table) -> Partie:
+        if table.status != Table.Status.OPEN:
+            raise ServiceError("not_open", "This table has already started.")
+        if by_user is not None and by_user.pk != table.owner_id and not by_user.is_staff:
+            raise ServiceError("forbidden", "Only the table's organiser can start it.")
+        seats = selectors.seats_of(table)
+        fill = table.fill_with_bots if fill_with_bots is None else fill_with_bots
+        empty = [s for s in seats if s.is_empty]
+        if empty and not fill:
+            raise ServiceError("not_full", "Every seat needs a player (or choose bots).")
+        for s in empty:
+            s.bot_level = table.bot_level
+        if empty:
+            Seat.objects.bulk_update(empty, ["bot_level"])
+        n = table.size
+        first_dealer = draw_first_dealer(n, _dealing_rng(seed, "dealer"))
+        partie = Partie.objects.create(table=table, first_dealer=first_dealer, seed=seed)
+        log = _EventLog(table)
+        log.add(
+            "partie_started",
+            {"first_dealer": first_dealer, "seats": [selectors.seat_info(s) for s in seats]},
+            changes_play=True,
+        )
+        deal = _start_deal(table, partie, 0, log)
+        table.status = Table.Status.PLAYING
+        table.started_at = timezone.now()
+        _set_clock(table, seats, deal, log)
+        log.flush("status", "started_at")
+        if _bot_must_move(seats, deal):
+            _queue_bots(table.pk, table.state_version)
+        _queue_turn_email(table, seats)
+        _notify_lobby()
+        return partie
+
+    return _with_locked_table(table_id, work)
+
+
+def _start_deal(table: Table, partie: Partie, number: int, log: _EventLog) -> Deal:
+    n = table.size
+    dealer = (partie.first_dealer + number) % n
+    hands = deal_hands(n, _dealing_rng(partie.seed, f"deal{number}"), dealer)
+    codes = [[c.code for c in hand] for hand in hands]
+    contract = CONTRACT_ORDER[number]
+    PartieDeal.objects.create(
+        partie=partie, number=number, contract=contract.value, dealer=dealer, hands=codes
+    )
+    deal = Deal(n, contract, dealer, codes, table.rules)
+    log.add(
+        "deal_started",
+        {
+            "deal_number": number,
+            "contract": contract.value,
+            "dealer": dealer,
+            "turn": deal.turn,
+            "hands": [[c.code for c in deal.hand(s)] for s in range(n)],
+            "hand_sizes": [len(h) for h in codes],
+            "legal_moves": [m.code for m in deal.legal_moves()],
+        },
+        changes_play=True,
+    )
+    return deal
+
+
+# --------------------------------------------------------------------------- moves
+
+
+def submit_move(
+    table_id: int,
+    move: str,
+    version: int,
+    *,
+    user: Any = None,
+    seat: int | None = None,
+    by_bot: bool = False,
+) -> MoveResult:
+    """Play one card (or ``"pass"``) for ``user``'s seat, or for ``seat`` when a bot plays.
+
+    ``version`` is the last table version the mover saw. The same move resent with the same
+    version is acknowledged again, never applied twice; a version older than the last change
+    of play is stale; out-of-turn and illegal moves are refused and change nothing.
+    """
+    return _with_locked_table(
+        table_id,
+        lambda table: (
+            _submit_locked(
+                table, move=move, version=version, user=user, seat_number=seat, by_bot=by_bot
+            ).result
+        ),
+    )
+
+
+@dataclass
+class _Played:
+    """``submit_move``'s result plus the position after it, for callers inside the lock."""
+
+    result: MoveResult
+    seats: list[Seat]
+    deal: Deal | None = None
+
+
+def _error(code: str, message: str) -> MoveResult:
+    return MoveResult("error", code=code, message=message)
+
+
+def _submit_locked(
+    table: Table,
+    *,
+    move: str,
+    version: int,
+    user: Any,
+    seat_number: int | None,
+    by_bot: bool,
+    seats: list[Seat] | None = None,
+    row: PartieDeal | None = None,
+    deal: Deal | None = None,
+) -> _Played:
+    """The body of ``submit_move`` for a caller that holds the lock (and may have loaded the
+    seats and the current deal already: bots and the sweeper, saving queries per move)."""
+    if table.status != Table.Status.PLAYING:
+        return _Played(_error("not_playing", "The Partie has not started yet or is over."), [])
+    seats = seats if seats is not None else selectors.seats_of(table)
+    if user is not None:
+        seat = next((s for s in seats if s.user_id == user.pk), None)
+        if seat is None:
+            return _Played(_error("not_seated", "You have no seat at this table."), seats)
+    elif seat_number is not None and 0 <= seat_number < len(seats):
+        seat = seats[seat_number]
+    else:
+        return _Played(_error("bad_request", "No seat given for the move."), seats)
+    log = _EventLog(table)
+    if not by_bot and seat.away:
+        # Acting takes the seat back from the bot, whatever becomes of the move itself.
+        seat.away = False
+        _seat_change(table, seat, log)
+    played = _check_and_play(table, seats, seat, move, version, by_bot, log, row, deal)
+    if played.result.status == "applied":
+        log.flush("status", "finished_at")
+    else:
+        log.flush()
+    return played
+
+
+def _check_and_play(
+    table: Table,
+    seats: list[Seat],
+    seat: Seat,
+    move: str,
+    version: int,
+    by_bot: bool,
+    log: _EventLog,
+    row: PartieDeal | None,
+    deal: Deal | None,
+) -> _Played:
+    def refuse(code: str, message: str) -> _Played:
+        return _Played(_error(code, message), seats)
+
+    if version > table.version:
+        return refuse("bad_request", f"Version {version} is newer than the table's.")
+    if version < table.version:
+        duplicate = _already_applied(table, seat.number, move, version)
+        if duplicate is not None:
+            return _Played(MoveResult("duplicate", version=duplicate), seats)
+    if version < table.state_version:
+        return refuse("stale", "The table has moved on since your version: here is a fresh view.")
+    if row is None:
+        row = selectors.current_deal_row(table)
+        if row is None:
+            return refuse("not_playing", "No deal is being played.")
+        deal = selectors.rebuild_deal(row, table)
+    assert deal is not None
+    if deal.over:
+        return refuse("not_playing", "The deal is over.")
+    if deal.turn != seat.number:
+        return refuse("not_your_turn", f"It is seat {deal.turn}'s turn, not yours.")
+    tricks_before = len(deal.tricks) if row.contract in _TRICK_CONTRACT_VALUES else 0
+    try:
+        deal.play(move)
+    except IllegalMove as error:
+        return refuse("illegal", error.message)
+    code = PASS_CODE if move == PASS_CODE else deal.moves[-1].code
+    row.moves = [*row.moves, code]
+    trick = None
+    if row.contract in _TRICK_CONTRACT_VALUES and len(deal.tricks) > tricks_before:
+        last = deal.tricks[-1]
+        trick = {
+            "leader": last.leader,
+            "cards": [c.code for c in last.cards],
+            "winner": last.winner,
+        }
+    applied_version = log.add(
+        "move",
+        {
+            "deal_number": row.number,
+            "seat": seat.number,
+            "move": code,
+            "by_bot": by_bot,
+            "next_turn": None if deal.over else deal.turn,
+            "trick": trick,
+            "hundred_total": deal.hundred_total,
+            "scores_so_far": list(deal.scores_so_far()),
+            "legal_moves": [m.code for m in deal.legal_moves()],
+            "deal_over": deal.over,
+            "penalties": None if deal.penalties is None else list(deal.penalties),
+        },
+        changes_play=True,
+    )
+    current: Deal | None = deal
+    if deal.over:
+        row.penalties = list(deal.penalties or ())
+        row.finished_at = timezone.now()
+        current = _finish_deal(table, seats, row, log)
+    row.save(update_fields=["moves", "penalties", "finished_at"])
+    _set_clock(table, seats, current, log)
+    if not by_bot and _bot_must_move(seats, current):
+        _queue_bots(table.pk, table.state_version)
+    _queue_turn_email(table, seats)
+    return _Played(MoveResult("applied", version=applied_version), seats, current)
+
+
+_TRICK_CONTRACT_VALUES = frozenset(c.value for c in CONTRACT_ORDER if c.is_trick_contract)
+
+
+def _already_applied(table: Table, seat: int, move: str, version: int) -> int | None:
+    """The version of this move when it was the seat's next move after ``version``."""
+    later = (
+        TableEvent.objects.filter(table=table, kind="move", version__gt=version, data__seat=seat)
+        .order_by("version")
+        .only("version", "data")
+        .first()
+    )
+    if later is None or later.data.get("by_bot") or later.data.get("move") != move:
+        return None
+    return later.version
+
+
+def _finish_deal(table: Table, seats: list[Seat], row: PartieDeal, log: _EventLog) -> Deal | None:
+    """Score the finished deal; start the next one, or finish the Partie after the sixth."""
+    earlier = list(
+        PartieDeal.objects.filter(partie_id=row.partie_id, number__lt=row.number)
+        .order_by("number")
+        .values_list("penalties", flat=True)
+    )
+    score_sheet = [list(p) for p in earlier] + [list(row.penalties)]
+    totals = [sum(column) for column in zip(*score_sheet, strict=True)]
+    log.add(
+        "deal_finished",
+        {"deal_number": row.number, "penalties": list(row.penalties), "totals": totals},
+        changes_play=True,
+    )
+    if row.number + 1 < DEALS_PER_PARTIE:
+        return _start_deal(table, row.partie, row.number + 1, log)
+    finish_partie(table, row.partie, seats, score_sheet, log)
+    return None
+
+
+def finish_partie(
+    table: Table, partie: Partie, seats: list[Seat], score_sheet: list[list[int]], log: Any
+) -> None:
+    """Store totals and places, close the table, and hand the result on after the commit.
+
+    Called by ``submit_move`` inside its locked transaction when the sixth deal ends.
+    """
+    totals = [sum(column) for column in zip(*score_sheet, strict=True)]
+    ranks = places(totals)
+    SeatResult.objects.bulk_create(
+        [
+            SeatResult(
+                partie=partie,
+                seat=s.number,
+                user_id=s.user_id,
+                bot_level=s.bot_level,
+                total=totals[s.number],
+                place=ranks[s.number],
+            )
+            for s in seats
+        ]
+    )
+    now = timezone.now()
+    partie.finished_at = now
+    partie.save(update_fields=["finished_at"])
+    table.status = Table.Status.FINISHED
+    table.finished_at = now
+    log.add(
+        "partie_finished",
+        {"totals": totals, "places": ranks, "score_sheet": score_sheet},
+        changes_play=True,
+    )
+    from games.tasks import hand_off_partie_result
+
+    partie_id = partie.pk
+    transaction.on_commit(lambda: hand_off_partie_result.delay(partie_id))
+    _notify_lobby()
+
+
+# --------------------------------------------------------------------------- bots and clocks
+
+
+def play_bot_turn(table_id: int, expected_version: int | None = None) -> int | None:
+    """Let the bot (or the bot standing in for an away player) on turn play one move.
+
+    Returns the new play version, or None when there is nothing to do: no bot on turn, or the
+    table changed since ``expected_version`` (someone else already moved).
+    """
+
+    def work(table: Table) -> int | None:
+        if table.status != Table.Status.PLAYING:
+            return None
+        if expected_version is not None and table.state_version != expected_version:
+            return None
+        row = selectors.current_deal_row(table)
+        if row is None:
+            return None
+        deal = selectors.rebuild_deal(row, table)
+        seats = selectors.seats_of(table)
+        if not _bot_must_move(seats, deal):
+            return None
+        seat = seats[deal.turn]
+        move = _bot_move(table, row, deal, seat)
+        _play_for_seat(table, seat, move, seats, row, deal)
+        return table.state_version
+
+    return _with_locked_table(table_id, work)
+
+
+def _play_for_seat(
+    table: Table, seat: Seat, move: str, seats: list[Seat], row: PartieDeal, deal: Deal
+) -> _Played:
+    """A bot's move through the one move path (``submit_move``'s body, by_bot=True)."""
+    played = _submit_locked(
+        table,
+        move=move,
+        version=table.version,
+        user=None,
+        seat_number=seat.number,
+        by_bot=True,
+        seats=seats,
+        row=row,
+        deal=deal,
+    )
+    if played.result.status != "applied":
+        result = played.result
+        raise RuntimeError(f"bot move {move} refused: {result.code} {result.message}")
+    return played
+
+
+def _bot_move(table: Table, row: PartieDeal, deal: Deal, seat: Seat) -> str:
+    from games.bots import make_bot
+
+    level = seat.bot_level or default_bot_level()
+    seed = None
+    if row.partie.seed is not None:
+        # Seeded Parties (tests, duplicate events) replay identically, bots included.
+        seed = row.partie.seed * 1_000_003 + row.number * 1_009 + len(row.moves)
+    options: dict[str, Any] = dict(getattr(settings, "GAMES_BOT_OPTIONS", {}).get(level, {}))
+    bot = make_bot(level, seed, **options)
+    choice = bot.choose(deal.view_for(seat.number))
+    return choice.code
+
+
+def play_bot_turns(table_id: int, expected_version: int | None = None) -> int:
+    """Play consecutive bot turns, one transaction each, until a human is on turn.
+
+    A loop rather than a task per move: run eagerly (tests) a chain of tasks would recurse.
+    """
+    played = 0
+    version = expected_version
+    think = bot_think_seconds()
+    while played < MAX_BOT_MOVES_PER_RUN:
+        if think > 0:
+            time.sleep(think)
+        version = play_bot_turn(table_id, version)
+        if version is None:
+            break
+        played += 1
+    return played
+
+
+def expire_turns(now: dt.datetime | None = None) -> int:
+    """The clock sweeper: for every human whose deadline passed, mark them away and let a bot
+    play their move, exactly once (the version check under the row lock settles any race with
+    the player's own move or another sweeper). Returns the number of moves played."""
+    now = now or timezone.now()
+    due = list(
+        Table.objects.filter(status=Table.Status.PLAYING, turn_deadline__lte=now).values_list(
+            "pk", "state_version"
+        )
+    )
+    played = 0
+    for table_id, seen_version in due:
+        if _expire_turn(table_id, seen_version, now):
+            played += 1
+    return played
+
+
+def _expire_turn(table_id: int, seen_version: int, now: dt.datetime) -> bool:
+    def work(table: Table) -> bool:
+        if (
+            table.status != Table.Status.PLAYING
+            or table.state_version != seen_version
+            or table.turn_deadline is None
+            or table.turn_deadline > now
+        ):
+            return False
+        row = selectors.current_deal_row(table)
+        deal = selectors.rebuild_deal(row, table)
+        seats = selectors.seats_of(table)
+        seat = seats[deal.turn]
+        if seat.user_id is None or seat.away:
+            return False
+        seat.away = True
+        log = _EventLog(table)
+        _seat_change(table, seat, log)
+        log.flush()
+        move = _bot_move(table, row, deal, seat)
+        played = _play_for_seat(table, seat, move, seats, row, deal)
+        if _bot_must_move(played.seats, played.deal):
+            _queue_bots(table.pk, table.state_version)
+        return True
+
+    return _with_locked_table(table_id, work)
+
+
+def return_to_seat(table_id: int, user: Any) -> bool:
+    """The player is back: clear ``away`` so the bot stops playing for them."""
+
+    def work(table: Table) -> bool:
+        seat = Seat.objects.filter(table=table, user=user).select_related("user").first()
+        if seat is None or not seat.away:
+            return False
+        seat.away = False
+        log = _EventLog(table)
+        _seat_change(table, seat, log)
+        row = selectors.current_deal_row(table) if table.status == Table.Status.PLAYING else None
+        if row is not None:
+            deal = selectors.rebuild_deal(row, table)
+            if not deal.over and deal.turn == seat.number:
+                _set_clock(table, selectors.seats_of(table), deal, log)
+        log.flush()
+        return True
+
+    return _with_locked_table(table_id, work)
+
+
+# --------------------------------------------------------------------------- end of a Partie
+
+
+def hand_off_partie_result(partie_id: int) -> bool:
+    """Send ``partie_finished`` once and only once for a finished Partie.
+
+    The flag flips in a conditional UPDATE (row-locked on PostgreSQL, serialised on SQLite);
+    only the caller that flipped it sends the signal, inside the same transaction, so the
+    receivers' writes (ratings, standings) commit together with the flag or not at all.
+    """
+    from games.signals import partie_finished
+
+    with transaction.atomic():
+        flipped = Partie.objects.filter(
+            pk=partie_id, handed_off=False, finished_at__isnull=False
+        ).update(handed_off=True, handed_off_at=timezone.now())
+        if not flipped:
+            return False
+        partie = Partie.objects.select_related("table").get(pk=partie_id)
+        results = list(partie.results.order_by("seat"))
+        partie_finished.send(sender=Partie, partie=partie, table=partie.table, results=results)
+    return True
+
+
+# --------------------------------------------------------------------------- chat
+
+
+def post_chat_message(table_id: int, user: Any, channel: str, text: str) -> dict[str, Any]:
+    """Store a chat line and broadcast it; players write to ``players``, others to
+    ``spectators``. Returns the chat event (not versioned: chat is not table state)."""
+    text = (text or "").strip()
+    if not text:
+        raise ServiceError("bad_request", "Say something first.")
+    if len(text) > CHAT_MAX_LENGTH:
+        raise ServiceError(
+            "bad_request", f"Chat messages have at most {CHAT_MAX_LENGTH} characters."
+        )
+    if channel not in (ChatMessage.Channel.PLAYERS, ChatMessage.Channel.SPECTATORS):
+        raise ServiceError("bad_request", "The chat channel is 'players' or 'spectators'.")
+    seated = Seat.objects.filter(table_id=table_id, user=user).exists()
+    expected = ChatMessage.Channel.PLAYERS if seated else ChatMessage.Channel.SPECTATORS
+    if channel != expected:
+        raise ServiceError(
+            "bad_request",
+            "Seated players chat on 'players', spectators on 'spectators'.",
+        )
+    if TableMute.objects.filter(table_id=table_id, user=user).exists():
+        raise ServiceError("muted", "You have been muted at this table.")
+    with transaction.atomic():
+        message = ChatMessage.objects.create(
+            table_id=table_id, author=user, channel=channel, text=text
+        )
+        event = {
+            "kind": "chat",
+            "channel": channel,
+            "id": message.pk,
+            "author": selectors.user_display_name(user),
+            "text": text,
+            "at": selectors.format_deadline(message.created),
+        }
+        transaction.on_commit(
+            partial(_send_to_group, f"table.{table_id}", {"type": "table.chat", "chat": event})
+        )
+    return event
+
+
+def mute_user(table_id: int, by_user: Any, user: Any) -> None:
+    """Silence ``user`` in this table's chat; for the table's organiser and staff only."""
+    table = Table.objects.get(pk=table_id)
+    if by_user.pk != table.owner_id and not by_user.is_staff:
+        raise ServiceError("forbidden", "Only the table's organiser or staff can mute.")
+    TableMute.objects.get_or_create(table=table, user=user, defaults={"muted_by": by_user})
+
+
+def unmute_user(table_id: int, by_user: Any, user: Any) -> None:
+    table = Table.objects.get(pk=table_id)
+    if by_user.pk != table.owner_id and not by_user.is_staff:
+        raise ServiceError("forbidden", "Only the table's organiser or staff can unmute.")
+    TableMute.objects.filter(table=table, user=user).delete()

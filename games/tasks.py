@@ -1,0 +1,58 @@
+"""Celery tasks of live tables: the clock sweeper, the bot loop, the result hand-off, e-mail.
+
+No task waits long: clocks are stored deadlines swept by a periodic task (every second via
+django-celery-beat, created by a data migration), so timers survive restarts and work with any
+number of processes.
+"""
+
+from __future__ import annotations
+
+from celery import shared_task
+from django.conf import settings
+from django.core.mail import send_mail
+from django.urls import reverse
+
+from games import services
+from games.models import Seat, Table
+
+SWEEP_TASK_NAME = "games.tasks.sweep_turn_clocks"
+
+
+@shared_task(name=SWEEP_TASK_NAME, ignore_result=True)
+def sweep_turn_clocks() -> int:
+    """Run by beat every second: expired turns get their stand-in bot move."""
+    return services.expire_turns()
+
+
+@shared_task(name="games.tasks.play_bot_turns", ignore_result=True)
+def play_bot_turns(table_id: int, expected_version: int | None = None) -> int:
+    """Play the bots' consecutive turns at a table (see ``services.play_bot_turns``)."""
+    return services.play_bot_turns(table_id, expected_version)
+
+
+@shared_task(name="games.tasks.hand_off_partie_result", ignore_result=True)
+def hand_off_partie_result(partie_id: int) -> bool:
+    """Hand a finished Partie to ratings and tournaments (the ``partie_finished`` signal), once."""
+    return services.hand_off_partie_result(partie_id)
+
+
+@shared_task(name="games.tasks.send_turn_email", ignore_result=True)
+def send_turn_email(table_id: int, seat: int, state_version: int) -> bool:
+    """Tell a player of a turn-based table that it is their move (if it still is)."""
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None or table.state_version != state_version or table.turn_seat != seat:
+        return False
+    seat_row = Seat.objects.select_related("user").filter(table=table, number=seat).first()
+    if seat_row is None or seat_row.user is None or not seat_row.user.email:
+        return False
+    path = reverse("games:table", args=[table_id])
+    send_mail(
+        subject=f"Rosbi: your move at {table.name}",
+        message=(
+            f"It is your turn at {table.name}. You have until "
+            f"{table.turn_deadline:%Y-%m-%d %H:%M} UTC to play: {path}"
+        ),
+        from_email=settings.DEFAULT_FROM_EMAIL,
+        recipient_list=[seat_row.user.email],
+    )
+    return True

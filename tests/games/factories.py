@@ -1,0 +1,54 @@
+"""factory-boy factories for users and live tables."""
+
+from __future__ import annotations
+
+import factory
+from factory.django import DjangoModelFactory
+
+from games.models import Seat, Table
+from rosbi_platform.accounts.models import Profile, User
+
+
+class UserFactory(DjangoModelFactory):
+    class Meta:
+        model = User
+        skip_postgeneration_save = True
+
+    username = factory.Sequence(lambda n: f"player{n}")
+    email = factory.LazyAttribute(lambda user: f"{user.username}@example.com")
+    password = factory.PostGenerationMethodCall("set_password", "correct horse battery")
+    profile = factory.RelatedFactory(
+        "tests.games.factories.ProfileFactory", factory_related_name="user"
+    )
+
+    @classmethod
+    def _after_postgeneration(cls, instance, create, results=None):
+        if create:
+            instance.save(update_fields=["password"])
+
+
+class ProfileFactory(DjangoModelFactory):
+    class Meta:
+        model = Profile
+
+    user = factory.SubFactory(UserFactory, profile=None)
+    display_name = factory.LazyAttribute(lambda profile: profile.user.username.title())
+
+
+class TableFactory(DjangoModelFactory):
+    """An open table with ``size`` empty seats (the owner is not seated: tests seat people)."""
+
+    class Meta:
+        model = Table
+        skip_postgeneration_save = True
+
+    name = factory.Sequence(lambda n: f"Table {n}")
+    owner = factory.SubFactory(UserFactory)
+    size = 4
+    turn_seconds = 0
+    bot_level = "heuristic"
+
+    @factory.post_generation
+    def seats(self, create, extracted, **kwargs):
+        if create:
+            Seat.objects.bulk_create([Seat(table=self, number=n) for n in range(self.size)])
