@@ -6,7 +6,7 @@ import itertools
 import math
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ratings import elo
@@ -14,6 +14,9 @@ from ratings.elo import Rating
 
 DAY = elo.SECONDS_PER_DAY
 NOW = 1_800_000_000.0
+
+# No per-example deadline: the machine is shared and speed is measured in bench/, not here.
+properties = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 ratings = st.builds(
     Rating,
@@ -32,6 +35,7 @@ def tables(draw: st.DrawFn) -> tuple[list[Rating], list[int]]:
     return players, totals
 
 
+@properties
 @given(tables(), st.data())
 def test_fewer_points_never_lowers_the_new_rating(table, data) -> None:
     players, totals = table
@@ -44,6 +48,7 @@ def test_fewer_points_never_lowers_the_new_rating(table, data) -> None:
     assert after >= before - 1e-9
 
 
+@properties
 @given(tables(), st.data())
 def test_a_better_place_never_lowers_the_new_rating(table, data) -> None:
     players, totals = table
@@ -62,6 +67,7 @@ def test_a_better_place_never_lowers_the_new_rating(table, data) -> None:
     assert after >= before - 1e-9
 
 
+@properties
 @given(tables(), st.randoms(use_true_random=False))
 def test_seat_order_never_matters(table, rng) -> None:
     players, totals = table
@@ -74,6 +80,7 @@ def test_seat_order_never_matters(table, rng) -> None:
         assert permuted[position].sigma == pytest.approx(plain[original].sigma, abs=1e-9)
 
 
+@properties
 @given(tables())
 def test_one_partie_moves_a_rating_at_most_the_cap(table) -> None:
     players, totals = table
@@ -90,6 +97,7 @@ def test_the_cap_binds_for_a_newcomer_who_crushes_strong_players() -> None:
     assert new[0].mu == pytest.approx(newcomer.mu + 40.0)
 
 
+@properties
 @given(tables())
 def test_uncertainty_shrinks_with_play(table) -> None:
     players, totals = table
@@ -101,6 +109,7 @@ def test_uncertainty_shrinks_with_play(table) -> None:
         assert new.last_played == NOW
 
 
+@properties
 @given(ratings, st.floats(0.0, 3000.0), st.floats(0.0, 3000.0))
 def test_uncertainty_grows_with_inactivity_and_is_capped(rating, days_a, days_b) -> None:
     rating = Rating(rating.mu, rating.sigma, rating.games, NOW)
@@ -120,6 +129,7 @@ def test_a_year_away_makes_an_established_player_provisional_again() -> None:
     assert elo.inflate_for_inactivity(regular, NOW + 100 * 365 * DAY).sigma == elo.INITIAL_SIGMA
 
 
+@properties
 @given(
     st.floats(800.0, 2400.0),
     st.floats(elo.MIN_SIGMA, elo.INITIAL_SIGMA),
@@ -162,6 +172,7 @@ def test_winning_raises_and_losing_lowers() -> None:
     assert sum(r.mu for r in new) == pytest.approx(6000.0)
 
 
+@properties
 @given(st.lists(ratings, min_size=3, max_size=6))
 def test_predict_gives_complementary_probabilities(players) -> None:
     matrix = elo.predict(players)
@@ -172,6 +183,7 @@ def test_predict_gives_complementary_probabilities(players) -> None:
         assert matrix[i][i] == 0.5
 
 
+@properties
 @given(ratings, ratings)
 def test_the_higher_rating_is_favoured(a, b) -> None:
     p = elo.win_probability(a, b)
@@ -200,7 +212,7 @@ def test_mismatched_totals_are_refused() -> None:
         elo.update([elo.new_rating()] * 4, [1, 2, 3], NOW)
 
 
-@settings(max_examples=50)
+@settings(max_examples=50, deadline=None)
 @given(st.integers(-100, 100), st.integers(-100, 100))
 def test_pair_score_is_bounded_and_monotone(own, other) -> None:
     score = elo.pair_score(own, other)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import statistics
 
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ratings.matchmaking import (
@@ -17,29 +17,36 @@ from ratings.matchmaking import (
     rating_window,
 )
 
+# Shared by every property test here: no per-example deadline (the machine is shared, and
+# speed is measured in bench/, not asserted), and a budget that keeps this file near 15 s.
+properties = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
 NOW = 1_800_000_000.0
 MAX_WAIT = DEFAULT_MATCHMAKING.max_wait
 
 
-@st.composite
-def queues(draw: st.DrawFn, min_size: int = 0, max_size: int = 40, ips: int = 6) -> list:
-    n = draw(st.integers(min_size, max_size))
-    ids = draw(st.lists(st.integers(0, 10_000), min_size=n, max_size=n, unique=True))
-    return [
-        QueueEntry(
-            player_id=player,
-            rating=draw(st.floats(700.0, 2500.0)),
-            joined_at=NOW - draw(st.floats(0.0, 2 * MAX_WAIT)),
-            ip=draw(st.one_of(st.none(), st.sampled_from([f"10.0.0.{k}" for k in range(ips)]))),
-        )
-        for player in ids
-    ]
+_IPS = [f"10.0.0.{k}" for k in range(6)]
+
+
+def queues(min_size: int = 0, max_size: int = 30, ips: int = 6) -> st.SearchStrategy:
+    """Queues of distinct players; rows are drawn in one go to keep generation cheap."""
+    row = st.tuples(
+        st.integers(0, 10_000),
+        st.floats(700.0, 2500.0),
+        st.floats(0.0, 2 * MAX_WAIT),
+        st.one_of(st.none(), st.sampled_from(_IPS[:ips])),
+    )
+    rows = st.lists(row, min_size=min_size, max_size=max_size, unique_by=lambda r: r[0])
+    return rows.map(
+        lambda drawn: [QueueEntry(pid, rating, NOW - wait, ip) for pid, rating, wait, ip in drawn]
+    )
 
 
 def _by_id(queue: list[QueueEntry]) -> dict:
     return {entry.player_id: entry for entry in queue}
 
 
+@properties
 @given(queues(), st.booleans())
 def test_every_player_is_seated_at_most_once_and_only_from_the_queue(queue, distinct) -> None:
     tables = form_tables(queue, NOW, distinct_ips=distinct)
@@ -48,12 +55,14 @@ def test_every_player_is_seated_at_most_once_and_only_from_the_queue(queue, dist
     assert set(seated) <= {entry.player_id for entry in queue}
 
 
+@properties
 @given(queues(), st.booleans())
 def test_tables_have_three_to_five_players(queue, distinct) -> None:
     for table in form_tables(queue, NOW, distinct_ips=distinct):
         assert 3 <= len(table) <= 5
 
 
+@properties
 @given(queues(), st.booleans())
 def test_odd_tables_only_after_a_long_wait(queue, distinct) -> None:
     entries = _by_id(queue)
@@ -63,6 +72,7 @@ def test_odd_tables_only_after_a_long_wait(queue, distinct) -> None:
             assert longest >= DEFAULT_MATCHMAKING.odd_size_after
 
 
+@properties
 @given(queues(), st.booleans())
 def test_tables_respect_every_members_window(queue, distinct) -> None:
     entries = _by_id(queue)
@@ -75,6 +85,7 @@ def test_tables_respect_every_members_window(queue, distinct) -> None:
                 assert abs(a.rating - b.rating) <= rating_window(a, NOW)
 
 
+@properties
 @given(queues(ips=3))
 def test_distinct_ips_never_share_a_table(queue) -> None:
     entries = _by_id(queue)
@@ -83,6 +94,7 @@ def test_distinct_ips_never_share_a_table(queue) -> None:
         assert len(ips) == len(set(ips))
 
 
+@properties
 @given(queues(min_size=3), st.data())
 def test_an_overdue_player_is_seated_when_two_others_wait(queue, data) -> None:
     overdue = data.draw(st.sampled_from(queue))
@@ -94,6 +106,7 @@ def test_an_overdue_player_is_seated_when_two_others_wait(queue, data) -> None:
     assert overdue.player_id in seated
 
 
+@properties
 @given(queues(min_size=3, max_size=12))
 def test_every_overdue_player_is_seated_when_all_are_overdue(queue) -> None:
     late = [QueueEntry(e.player_id, e.rating, NOW - MAX_WAIT, e.ip) for e in queue]
@@ -101,6 +114,7 @@ def test_every_overdue_player_is_seated_when_all_are_overdue(queue) -> None:
     assert sorted(seated) == sorted(e.player_id for e in late)
 
 
+@properties
 @given(queues(), st.booleans(), st.randoms(use_true_random=False))
 def test_deterministic_whatever_the_input_order(queue, distinct, rng) -> None:
     shuffled = list(queue)
@@ -110,6 +124,7 @@ def test_deterministic_whatever_the_input_order(queue, distinct, rng) -> None:
     )
 
 
+@properties
 @given(queues(max_size=60))
 def test_fresh_queues_form_only_tables_of_four(queue) -> None:
     fresh = [QueueEntry(e.player_id, e.rating, NOW - 10.0, e.ip) for e in queue]
