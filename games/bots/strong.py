@@ -17,6 +17,7 @@ from games.engine.deal import Deal, SeatView
 from games.engine.partie import play_out_randomly
 
 from .base import CONTRACT_IDS, SeededBot, legal_mask, move_for, single_move, unplayed_mask
+from .heuristic import heuristic_index
 from .policy import HUNDRED, bits, choose_hundred, choose_layout, choose_trick
 from .sampling import initial_masks, knowledge_from_view, sample_from
 
@@ -62,12 +63,34 @@ def heuristic_rollout(
     return deal.penalties  # type: ignore[return-value]
 
 
+def prefer_plan(outcomes: dict[int, list[int]], planned: int, confidence: float) -> int:
+    """The move with the lowest average, unless it does not clearly beat the planned move.
+
+    With a few dozen worlds many moves tie or differ by noise; an arbitrary pick among them
+    throws away the plan's sound preferences (keep low cards as escapes, withhold blockers).
+    The paired difference over the same worlds decides: deviate only when the best move is
+    better than the plan by more than ``confidence`` standard errors.
+    """
+    best = min(outcomes, key=lambda index: sum(outcomes[index]))
+    if best == planned or planned not in outcomes:
+        return best
+    diffs = [a - b for a, b in zip(outcomes[best], outcomes[planned], strict=True)]
+    n = len(diffs)
+    mean = sum(diffs) / n
+    if n < 2:
+        return best if mean < 0 else planned
+    variance = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return best if mean < -confidence * (variance / n) ** 0.5 else planned
+
+
 class StrongBot(SeededBot):
     """Perfect-information Monte Carlo over consistent samples of the hidden hands.
 
     ``samples`` fixes the number of worlds per decision (deterministic for a seed); otherwise
     ``time_limit`` seconds bound the decision. With both, whichever comes first stops it.
     ``rollout`` is ``"heuristic"`` (default) or ``"random"`` play after the candidate move.
+    ``confidence`` is how many standard errors a move must beat the heuristic plan's move by
+    before the bot deviates from the plan (see ``prefer_plan``).
     """
 
     level = "strong"
@@ -78,6 +101,7 @@ class StrongBot(SeededBot):
         samples: int | None = None,
         time_limit: float | None = None,
         rollout: str = "heuristic",
+        confidence: float = 1.0,
     ) -> None:
         super().__init__(rng)
         if rollout not in ROLLOUTS:
@@ -89,6 +113,7 @@ class StrongBot(SeededBot):
         self.samples = samples
         self.time_limit = time_limit
         self.rollout = rollout
+        self.confidence = confidence
         self.last_samples = 0
         """How many worlds the last decision looked at (for benchmarks and the UI)."""
 
@@ -97,12 +122,15 @@ class StrongBot(SeededBot):
         if only is not None:
             self.last_samples = 0
             return only
-        scores = self.evaluate(view)
-        best = min(scores, key=lambda index: scores[index])
-        return move_for(best)
+        outcomes = self.outcomes(view)
+        return move_for(prefer_plan(outcomes, heuristic_index(view), self.confidence))
 
     def evaluate(self, view: SeatView) -> dict[int, float]:
         """Average own penalty after each legal move index, over the sampled worlds."""
+        return {index: sum(out) / len(out) for index, out in self.outcomes(view).items()}
+
+    def outcomes(self, view: SeatView) -> dict[int, list[int]]:
+        """Own penalty after each legal move index in each sampled world (same worlds for all)."""
         start = time.perf_counter()
         rng = self.rng
         knowledge = knowledge_from_view(view)
@@ -112,7 +140,7 @@ class StrongBot(SeededBot):
         history = [move.index for _who, move in view.history]
         trick = [card.index for _who, card in view.current_trick] if cid < HUNDRED else []
         unplayed = unplayed_mask(view)
-        totals = dict.fromkeys(moves, 0.0)
+        results: dict[int, list[int]] = {index: [] for index in moves}
         limit = self.samples if self.samples is not None else MAX_SAMPLES
         deadline = None if self.time_limit is None else start + self.time_limit
         heuristic = self.rollout == "heuristic"
@@ -141,12 +169,12 @@ class StrongBot(SeededBot):
                     penalties = heuristic_rollout(deal, cid, after, list(played), unplayed ^ bit)
                 else:
                     penalties = play_out_randomly(deal, rng).penalties
-                totals[index] += penalties[seat]  # type: ignore[index]
+                results[index].append(penalties[seat])  # type: ignore[index]
             done += 1
             if deadline is not None and time.perf_counter() >= deadline:
                 break
         self.last_samples = done
-        return {index: total / done for index, total in totals.items()}
+        return results
 
 
-__all__ = ["StrongBot", "heuristic_rollout"]
+__all__ = ["StrongBot", "heuristic_rollout", "prefer_plan"]
