@@ -15,7 +15,9 @@ def unused_tcp_port() -> int:
         return probe.getsockname()[1]
 
 
-@pytest.mark.django_db
+# transaction=True: starting a worker makes Celery's Django fixup close DB connections, which a
+# request outside a test transaction survives by reconnecting (as in production).
+@pytest.mark.django_db(transaction=True)
 def test_healthz_reports_ok_when_database_redis_and_worker_answer(client, celery_worker):
     response = client.get("/healthz")
 

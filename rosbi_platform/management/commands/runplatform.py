@@ -50,7 +50,7 @@ class Command(BaseCommand):
         commands = {
             "web": [
                 python, "-m", "uvicorn", "rosbi_platform.asgi:application",
-                "--host", host, "--port", str(port), "--no-access-log",
+                "--host", host, "--port", str(port), "--no-access-log", "--lifespan", "off",
             ],
             "worker": [
                 python, "-m", "celery", "-A", "rosbi_platform", "worker",
