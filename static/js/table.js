@@ -275,7 +275,12 @@ class TableApp {
         this.onEvent(frame);
         break;
       case "ack":
-        if (this.pendingMove && this.pendingMove.id === frame.id) this.pendingMove = null;
+        // The ack can overtake the move's own event (the event comes through the group):
+        // keep the hand locked until the state has reached the acknowledged version.
+        if (this.pendingMove && this.pendingMove.id === frame.id) {
+          if (this.state && this.state.version >= frame.version) this.pendingMove = null;
+          else this.pendingMove.ackVersion = frame.version;
+        }
         this.render();
         break;
       case "error":
@@ -311,9 +316,12 @@ class TableApp {
       console.warn("rosbi: skipped an event frame", frame, error);
       this.state = { ...this.state, version: frame.version };
     }
-    if (frame.event.kind === "move" && this.pendingMove) {
-      const mine = this.state.deal && frame.event.seat === this.state.deal.seat;
-      if (mine) this.pendingMove = null;
+    const pending = this.pendingMove;
+    if (pending) {
+      const mine =
+        frame.event.kind === "move" && this.state.deal && frame.event.seat === this.state.deal.seat;
+      const acked = pending.ackVersion !== undefined && this.state.version >= pending.ackVersion;
+      if (mine || acked) this.pendingMove = null;
     }
     this.render();
   }

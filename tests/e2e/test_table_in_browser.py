@@ -1,0 +1,168 @@
+"""A whole Partie in a real browser: log in, create a table with three bots, play every card by
+clicking a legal one (or pass), and read the final score sheet.
+
+Along the way it checks what the page shows against the database, that the client's state
+after applying every event equals a fresh server snapshot (the JS mirror of
+games/live/state.py), that a reload mid-Partie resumes the table, and it takes screenshots
+(desktop and phone, German and French looks) for the README.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PASSWORD = "kartenspiel-42"
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+# Ready to act: a playable card, the pass button, or the final result.
+READY = ".hand-card.legal:not([disabled]), [data-action=pass]:not([hidden]):not([disabled])"
+FINISHED = "[data-ref=result]:not([hidden])"
+MAX_OWN_MOVES = 6 * 12  # more than one seat can ever make in a Partie (passes included)
+
+
+def make_player(username: str, card_look: str):
+    from django.contrib.auth import get_user_model
+
+    from rosbi_platform.accounts.services import ensure_profile
+
+    user = get_user_model().objects.create_user(username=username, password=PASSWORD)
+    profile = ensure_profile(user)
+    profile.card_look = card_look
+    profile.save(update_fields=["card_look"])
+    return user
+
+
+def set_card_look(user, card_look: str) -> None:
+    from rosbi_platform.accounts.models import Profile
+
+    Profile.objects.filter(user=user).update(card_look=card_look)
+
+
+def client_state(page) -> dict:
+    return page.evaluate("() => JSON.parse(JSON.stringify(window.rosbiTable.state))")
+
+
+def wait_until_ready_or_finished(page) -> str:
+    """'finished' or 'move' once the page offers something to do."""
+    page.wait_for_selector(f"{READY}, {FINISHED}", state="attached", timeout=20_000)
+    return "finished" if page.locator(FINISHED).count() else "move"
+
+
+def play_one(page) -> str:
+    """Click the first legal card (the pass button when it is the only move); the move played."""
+    cards = page.locator(".hand-card.legal:not([disabled])")
+    if cards.count():
+        card = cards.first
+        code = card.get_attribute("data-card")
+        card.click()
+        return code
+    page.locator("[data-action=pass]").click()
+    return "pass"
+
+
+def test_whole_partie_against_three_bots(asgi_live_server, chromium, screenshot_dir: Path) -> None:
+    from games import selectors
+    from games.models import Table
+
+    user = make_player("erna", "german")
+    context = chromium.new_context(viewport=DESKTOP, locale="en-GB")
+    page = context.new_page()
+    page_errors: list[str] = []
+    page.on("pageerror", lambda error: page_errors.append(str(error)))
+    base = asgi_live_server.url
+
+    # Log in through the real form.
+    page.goto(f"{base}/accounts/login/?next=/lobby/")
+    page.fill("input[name=username]", "erna")
+    page.fill("input[name=password]", PASSWORD)
+    page.locator("main form button[type=submit]").click()
+    page.wait_for_url(re.compile(r"/lobby/$"))
+
+    # Create a table for four with bots for the empty seats, no clock.
+    form = page.locator("[data-ref=create-form]")
+    form.locator("[name=name]").fill("Browser table")
+    form.locator("[name=size]").select_option("4")
+    form.locator("[name=turn_seconds]").select_option("0")
+    form.locator("[name=fill_with_bots]").check()
+    form.locator("[name=bot_level]").select_option("heuristic")
+    form.locator("[data-action=create]").click()
+    page.wait_for_url(re.compile(r"/tables/\d+/$"))
+    table_id = int(re.search(r"/tables/(\d+)/", page.url).group(1))
+    assert Table.objects.get(pk=table_id).status == Table.Status.OPEN
+
+    page.wait_for_selector("[data-ref=connection][data-state=ok]")
+    page.locator("[data-action=start]").click()
+
+    own_moves: list[str] = []
+    shots: dict[str, int] = {}
+    reloaded = False
+    while wait_until_ready_or_finished(page) == "move":
+        state = client_state(page)
+        contract = state["deal"]["contract"]
+        # The page shows the server's legal moves and nothing else as playable.
+        shown = set(
+            page.locator(".hand-card.legal").evaluate_all("l => l.map(e => e.dataset.card)")
+        )
+        legal = set(state["deal"]["legal_moves"])
+        assert shown == legal - {"pass"}
+        if contract == "no_hearts" and "desktop" not in shots:
+            page.screenshot(path=str(screenshot_dir / "table.png"))
+            shots["desktop"] = 1
+        if contract == "hundred" and "hundred" not in shots:
+            page.screenshot(path=str(screenshot_dir / "table-hundred.png"))
+            shots["hundred"] = 1
+        if contract == "rosbiratschka" and not reloaded:
+            # A reload (new connection, fresh snapshot) must resume the very same table, and
+            # the profile's card look applies: French on a phone for the next screenshots.
+            set_card_look(user, "french")
+            page.set_viewport_size(PHONE)
+            page.reload()
+            page.wait_for_selector("[data-ref=connection][data-state=ok]")
+            reloaded = True
+            assert page.locator("#table-app").get_attribute("data-card-look") == "french"
+            continue
+        if (
+            contract == "rosbiratschka"
+            and "phone" not in shots
+            and len(state["deal"]["history"]) > 6
+        ):
+            page.screenshot(path=str(screenshot_dir / "table-phone-french.png"), full_page=True)
+            page.set_viewport_size(DESKTOP)
+            page.screenshot(path=str(screenshot_dir / "table-rosbiratschka-french.png"))
+            shots["phone"] = 1
+        own_moves.append(play_one(page))
+        assert len(own_moves) <= MAX_OWN_MOVES, "the Partie does not end"
+
+    # The final score sheet: six rows of penalties, totals and places as the server has them.
+    table = Table.objects.get(pk=table_id)
+    assert table.status == Table.Status.FINISHED
+    snapshot = selectors.build_snapshot(table_id, user)
+    sheet = page.locator("[data-ref=sheet]")
+    rows = sheet.locator("tbody tr").evaluate_all(
+        "rows => rows.map(r => [...r.querySelectorAll('td')].map(td => td.textContent.trim()))"
+    )
+    assert rows == [[str(p) for p in deal] for deal in snapshot["partie"]["score_sheet"]]
+    totals = sheet.locator("tfoot tr.totals td").all_text_contents()
+    assert totals == [str(t) for t in snapshot["partie"]["totals"]]
+    places = sheet.locator("tfoot tr.places td").all_text_contents()
+    assert places == [f"{p}." for p in snapshot["partie"]["places"]]
+    assert page.locator(FINISHED).is_visible()
+
+    # Everything the client built from events equals what a fresh snapshot says.
+    expected = {key: value for key, value in snapshot.items() if key != "type"}
+    assert client_state(page) == expected
+
+    page.keyboard.press("l")
+    dialog = page.locator("[data-ref=last-trick-dialog]")
+    assert dialog.is_visible()
+    page.keyboard.press("Escape")
+
+    page.screenshot(path=str(screenshot_dir / "table-finished.png"), full_page=True)
+    assert own_moves, "the human seat never moved"
+    assert page_errors == []
+    context.close()
