@@ -2,14 +2,25 @@
 
 from __future__ import annotations
 
+import os
+import uuid
+
 import pytest
 
 from rosbi_platform import celery_app
+
+# Test runs of several engineers share the embedded Redis and all number their tables from 1:
+# a prefix per run keeps their "table.1" groups apart.
+CHANNEL_PREFIX = f"test{os.getpid()}{uuid.uuid4().hex[:6]}"
 
 
 @pytest.fixture(autouse=True)
 def eager_tasks_and_instant_bots(settings):
     """Run Celery tasks in-process right after commit and let bots answer at once."""
+    layers = {name: dict(config) for name, config in settings.CHANNEL_LAYERS.items()}
+    for config in layers.values():
+        config["CONFIG"] = {**config.get("CONFIG", {}), "prefix": CHANNEL_PREFIX}
+    settings.CHANNEL_LAYERS = layers
     settings.GAMES_BOT_THINK_SECONDS = 0
     settings.GAMES_DEFAULT_BOT_LEVEL = "heuristic"
     previous = (celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates)
