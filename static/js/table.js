@@ -183,7 +183,10 @@ export function relativeSeat(seat, viewerSeat, players) {
 export function trickPosition(seat, viewerSeat, players) {
   const r = relativeSeat(seat, viewerSeat, players);
   const angle = ((90 + (r * 360) / players) * Math.PI) / 180;
-  return { x: 50 + 34 * Math.cos(angle), y: 50 + 30 * Math.sin(angle) };
+  // Five or six seats need a wider ellipse so neighbouring cards do not overlap.
+  const rx = players >= 5 ? 40 : 34;
+  const ry = players >= 5 ? 34 : 30;
+  return { x: 50 + rx * Math.cos(angle), y: 50 + ry * Math.sin(angle) };
 }
 
 /** The ranks a layout row can hold with this many players (the pack's lowest rank upwards). */
@@ -735,7 +738,13 @@ class TableApp {
     const head =
       `<thead><tr><th scope="col">${escapeXml(this.t("contract"))}</th>` +
       seats
-        .map((s) => `<th scope="col" class="${this.isMe(s) ? "is-me" : ""}">${escapeXml(this.seatName(s))}</th>`)
+        .map((s) => {
+          // Narrow columns: a short name in the header, the full one as its title.
+          const full = this.seatName(s);
+          const base = (this.seat(s) && this.seat(s).name) || this.t("seat_n", { n: s + 1 });
+          const short = shortName(base, (table.seats || []).map((x) => x.name || ""));
+          return `<th scope="col" class="${this.isMe(s) ? "is-me" : ""}" title="${escapeXml(full)}">${escapeXml(short)}</th>`;
+        })
         .join("") +
       `</tr></thead>`;
     const rows = CONTRACTS.map((contract, k) => {
@@ -782,6 +791,18 @@ class TableApp {
     while (log.children.length > 200) log.removeChild(log.firstChild);
     log.scrollTop = log.scrollHeight;
   }
+}
+
+/** A header-sized name: the first word, cut to six letters, with the seat number when two
+ * seats would read the same (three "Bot"s). */
+export function shortName(name, allNames) {
+  const cut = (text) => text.split(" ")[0].slice(0, 6);
+  const mine = cut(name);
+  const same = allNames.filter((other) => cut(other) === mine).length;
+  if (same <= 1) return mine;
+  const index = allNames.indexOf(name);
+  const rank = allNames.slice(0, index + 1).filter((other) => cut(other) === mine).length;
+  return `${mine} ${rank}`;
 }
 
 /** The websocket address: the server's `ws_url` (absolute or a path), else the default path.
