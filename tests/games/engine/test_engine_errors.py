@@ -193,10 +193,9 @@ def test_unknown_top_level_keys_are_ignored() -> None:
     assert scored({**TRICK_RECORD, "id": 17, "note": "table 3"}) == {"penalties": TRICK_PENALTIES}
 
 
-def test_rules_may_be_omitted_partial_or_null() -> None:
+def test_rules_may_be_omitted_or_partial() -> None:
     assert scored({**TRICK_RECORD, "rules": {}}) == {"penalties": TRICK_PENALTIES}
     assert scored({**TRICK_RECORD, "rules": {"layout": "free"}}) == {"penalties": TRICK_PENALTIES}
-    assert scored({**TRICK_RECORD, "rules": None}) == {"penalties": TRICK_PENALTIES}
 
 
 def with_move(base: dict[str, Any], index: int, move: Any) -> dict[str, Any]:
@@ -434,3 +433,12 @@ def test_cli_bad_command_line_exits_two() -> None:
     assert run_cli().returncode == 2
     assert run_cli("score").returncode == 2
     assert run_cli("frobnicate", "x").returncode == 2
+
+
+def test_cli_a_bare_carriage_return_inside_a_record_does_not_split_the_line() -> None:
+    """JSON Lines separates records by newline only; a lone CR is JSON whitespace."""
+    line = json.dumps(TRICK_RECORD).replace(', "contract"', ',\r"contract"', 1)
+    assert json.loads(line) == TRICK_RECORD
+    proc = run_cli("score", "-", stdin=(line + "\n").encode())
+    assert proc.stdout.decode().splitlines() == ['{"penalties": [3, 3, 2]}']
+    assert proc.returncode == 0
