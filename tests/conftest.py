@@ -35,9 +35,8 @@ def redis_answers(url: str) -> str | None:
         client.close()
 
 
-@pytest.fixture(scope="session")
-def redis_url() -> str:
-    """The configured Redis (REDIS_URL or the embedded one); fails loudly when unreachable."""
+def require_redis() -> str:
+    """Return the configured Redis URL, or fail the test (never skip) when it does not answer."""
     from django.conf import settings
 
     problem = redis_answers(settings.REDIS_URL)
@@ -49,6 +48,12 @@ def redis_url() -> str:
             pytrace=False,
         )
     return settings.REDIS_URL
+
+
+@pytest.fixture
+def redis_url() -> str:
+    """The configured Redis (REDIS_URL or the embedded one); fails loudly when unreachable."""
+    return require_redis()
 
 
 @pytest.fixture
@@ -74,20 +79,18 @@ def fast_password_hashing(request: pytest.FixtureRequest):
         yield
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Marker `redis` pulls in the redis_url check; marker `postgres` needs a PostgreSQL DB."""
-    for item in items:
-        if item.get_closest_marker("redis") and "redis_url" not in getattr(
-            item, "fixturenames", []
-        ):
-            item.fixturenames.append("redis_url")
-
-
 def pytest_runtest_setup(item: pytest.Item) -> None:
-    if item.get_closest_marker("postgres") is None:
+    """Marker `redis`: Redis must answer. Marker `postgres`: the database must be PostgreSQL."""
+    needs_redis = item.get_closest_marker("redis") is not None
+    needs_postgres = item.get_closest_marker("postgres") is not None
+    if not (needs_redis or needs_postgres):
         return
     if not django_is_active(item.config):
-        pytest.fail("tests marked postgres need pytest-django (do not run with -p no:django)")
+        pytest.fail("tests marked redis/postgres need pytest-django (not -p no:django)")
+    if needs_redis:
+        require_redis()
+    if not needs_postgres:
+        return
     from django.conf import settings
 
     engine = settings.DATABASES["default"]["ENGINE"]
