@@ -32,7 +32,7 @@ PROVISIONAL_SIGMA = 110.0
 INACTIVITY_C = 5.0
 SECONDS_PER_DAY = 86400.0
 # Largest change of mu one Partie may cause (Elo points).
-MAX_CHANGE = 250.0
+MAX_CHANGE = 100.0
 # Weight of each head-to-head pair: PAIR_WEIGHT / (n - 1) ** PAIR_EXPONENT.
 PAIR_WEIGHT = 0.2
 PAIR_EXPONENT = 0.5
@@ -130,7 +130,13 @@ def predict(players: Sequence[Rating]) -> list[list[float]]:
 
     Draws (equal totals) count as half a win for each side; the diagonal is 0.5.
     """
-    return [[win_probability(a, b) for b in players] for a in players]
+    n = len(players)
+    matrix = [[0.5] * n for _ in range(n)]
+    for i in range(n):
+        for j in range(i + 1, n):
+            matrix[i][j] = win_probability(players[i], players[j])
+            matrix[j][i] = 1.0 - matrix[i][j]
+    return matrix
 
 
 def pair_score(own_total: float, other_total: float, params: Params = DEFAULT_PARAMS) -> float:
@@ -143,12 +149,6 @@ def pair_score(own_total: float, other_total: float, params: Params = DEFAULT_PA
     sign = (lead > 0) - (lead < 0)
     margin = math.tanh(lead / params.margin_scale)
     return 0.5 + 0.5 * ((1.0 - params.margin_weight) * sign + params.margin_weight * margin)
-
-
-def _pair_expectation(expected: float, params: Params) -> float:
-    """Expected pair score: the margin part only shows MARGIN_SLOPE of the win edge."""
-    slope = (1.0 - params.margin_weight) + params.margin_weight * params.margin_slope
-    return 0.5 + slope * (expected - 0.5)
 
 
 def update(
@@ -170,6 +170,13 @@ def update(
         raise ValueError("one total per player is required")
     current = [inflate_for_inactivity(p, now, params) for p in players]
     pair_weight = params.pair_weight / (n - 1) ** params.pair_exponent
+    slope = (1.0 - params.margin_weight) + params.margin_weight * params.margin_slope
+    attenuation = [_g(p.sigma) for p in current]
+    scores = [[0.5] * n for _ in range(n)]
+    for i in range(n):
+        for j in range(i + 1, n):
+            scores[i][j] = pair_score(totals[i], totals[j], params)
+            scores[j][i] = 1.0 - scores[i][j]
     result: list[Rating] = []
     for i, me in enumerate(current):
         information = 0.0
@@ -177,13 +184,13 @@ def update(
         for j, other in enumerate(current):
             if i == j:
                 continue
-            g = _g(other.sigma)
-            expected = _expected(me.mu, other.mu, other.sigma)
-            information += pair_weight * g * g * expected * (1.0 - expected)
-            score = pair_score(totals[i], totals[j], params)
-            pull += pair_weight * g * (score - _pair_expectation(expected, params))
-        precision = 1.0 / me.sigma**2 + _Q * _Q * information
-        change = _Q / precision * pull
+            g = attenuation[j]
+            exponent = max(-300.0, min(300.0, -g * (me.mu - other.mu) / 400.0))
+            expected = 1.0 / (1.0 + 10.0**exponent)
+            information += g * g * expected * (1.0 - expected)
+            pull += g * (scores[i][j] - 0.5 - slope * (expected - 0.5))
+        precision = 1.0 / me.sigma**2 + _Q * _Q * pair_weight * information
+        change = _Q / precision * pair_weight * pull
         change = max(-params.max_change, min(params.max_change, change))
         sigma = max(params.min_sigma, math.sqrt(1.0 / precision))
         played = now if now is not None else me.last_played
