@@ -125,3 +125,36 @@ def stop_embedded_redis(socket_path: Path, only_if_idle: bool = True) -> bool:
         time.sleep(0.02)
     started_by_this_process.discard(socket_path)
     return True
+
+
+def stop_when_idle(socket_path: Path, wait_seconds: float = 15.0) -> bool:
+    """Wait (bounded) until no client is left, then stop; for processes that are about to exit."""
+    deadline = time.monotonic() + wait_seconds
+    while time.monotonic() < deadline:
+        if not is_answering(Path(socket_path)):
+            return False
+        if connected_clients(Path(socket_path)) <= 1:
+            return stop_embedded_redis(socket_path, only_if_idle=True)
+        time.sleep(0.2)
+    return False
+
+
+def stop_when_idle_in_background(socket_path: Path) -> None:
+    """Hand the idle-stop to a detached helper, so our own open connections have closed by then."""
+    import sys
+
+    subprocess.Popen(
+        [sys.executable, "-m", "rosbi_platform.embedded_redis", "stop-when-idle", str(socket_path)],
+        start_new_session=True,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+if __name__ == "__main__":
+    import sys
+
+    if len(sys.argv) != 3 or sys.argv[1] != "stop-when-idle":
+        sys.exit("usage: python -m rosbi_platform.embedded_redis stop-when-idle SOCKET")
+    sys.exit(0 if stop_when_idle(Path(sys.argv[2])) else 1)

@@ -108,5 +108,6 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         return
     from rosbi_platform import embedded_redis
 
+    # Our own worker/channel connections close only when this process exits, hence a helper.
     for socket_path in list(embedded_redis.started_by_this_process):
-        embedded_redis.stop_embedded_redis(socket_path, only_if_idle=True)
+        embedded_redis.stop_when_idle_in_background(socket_path)
