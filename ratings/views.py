@@ -1,7 +1,106 @@
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+"""Ladder pages: thin views over ``services`` (writes) and ``selectors`` (reads)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.admin.views.decorators import staff_member_required
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_GET, require_POST
+
+from ratings import selectors, services
+from ratings.models import Season
 
 
+def client_ip(request: HttpRequest) -> str | None:
+    """The player's address as the proxy saw it (first X-Forwarded-For hop), else REMOTE_ADDR."""
+    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+    address = forwarded.split(",")[0].strip() if forwarded else request.META.get("REMOTE_ADDR")
+    return address or None
+
+
+def _back(request: HttpRequest) -> HttpResponse:
+    target = request.POST.get("next") or reverse("ratings:ladder")
+    if not url_has_allowed_host_and_scheme(target, {request.get_host()}):
+        target = reverse("ratings:ladder")
+    return redirect(target)
+
+
+@require_GET
 def ladder(request: HttpRequest) -> HttpResponse:
-    """The ladder page; rows appear once rated results are stored."""
-    return render(request, "ratings/ladder.html", {"rows": []})
+    """The leaderboard, the viewer's neighbourhood, the season and the queue widget."""
+    around = selectors.around_me(request.user) if request.user.is_authenticated else None
+    return render(
+        request,
+        "ratings/ladder.html",
+        {
+            "rows": selectors.leaderboard(),
+            "around": around,
+            "season": selectors.open_season(),
+            "past_seasons": selectors.closed_seasons(),
+            "min_parties": selectors.min_parties(),
+            "active_days": selectors.active_days(),
+        },
+    )
+
+
+@login_required
+@require_POST
+def join_queue(request: HttpRequest) -> HttpResponse:
+    try:
+        services.join_queue(request.user, ip=client_ip(request))
+        messages.success(request, "You are in the ranked queue.")
+    except services.QueueError as error:
+        messages.error(request, str(error))
+    return _back(request)
+
+
+@login_required
+@require_POST
+def leave_queue(request: HttpRequest) -> HttpResponse:
+    if services.leave_queue(request.user):
+        messages.info(request, "You left the ranked queue.")
+    return _back(request)
+
+
+@require_GET
+def queue_status(request: HttpRequest) -> JsonResponse:
+    """Polled by the widget: waiting or not, and the table to go to once matched."""
+    status = selectors.queue_status(request.user)
+    table_url = reverse("games:table", args=[status.table_id]) if status.table_id else None
+    return JsonResponse(
+        {
+            "waiting": status.waiting,
+            "waited_seconds": status.waited_seconds,
+            "queue_size": status.queue_size,
+            "table_url": table_url,
+        }
+    )
+
+
+@require_GET
+def player(request: HttpRequest, username: str) -> HttpResponse:
+    user = get_object_or_404(get_user_model(), username=username)
+    return render(request, "ratings/player.html", {"p": selectors.player_profile(user)})
+
+
+@require_GET
+def season(request: HttpRequest, season_id: int) -> HttpResponse:
+    season = get_object_or_404(Season, pk=season_id, closed_at__isnull=False)
+    standings = season.standings.select_related("user").order_by("rank", "-mu")
+    return render(request, "ratings/season.html", {"season": season, "standings": standings})
+
+
+@staff_member_required
+@require_GET
+def collusion(request: HttpRequest) -> HttpResponse:
+    """Staff only: suspicious pairs and same-IP seats at ranked tables."""
+    return render(
+        request,
+        "ratings/collusion.html",
+        {"pairs": selectors.collusion_pairs(), "same_ip": selectors.same_ip_tables()},
+    )

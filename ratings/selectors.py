@@ -1,0 +1,481 @@
+"""Reads of the ratings app: leaderboard, around-me, profile statistics, the rating chart,
+queue status and collusion signals. No writes happen here (they are in ``services``)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db.models import Count, Q
+from django.utils import timezone
+
+from ratings import elo
+from ratings.models import (
+    LADDER_POOL,
+    LadderQueueEntry,
+    PlayerRating,
+    RatingChange,
+    Season,
+)
+
+
+def _setting(name: str, default: Any) -> Any:
+    return getattr(settings, name, default)
+
+
+def min_parties() -> int:
+    return int(_setting("RATINGS_LEADERBOARD_MIN_PARTIES", 10))
+
+
+def active_days() -> int:
+    return int(_setting("RATINGS_LEADERBOARD_ACTIVE_DAYS", 30))
+
+
+def shown_rating(row: PlayerRating | None, now: dt.datetime | None = None) -> elo.Rating:
+    """The rating as of ``now``: sigma grown for the days without play (so absence shows "?")."""
+    if row is None:
+        return elo.new_rating()
+    now = now or timezone.now()
+    return elo.inflate_for_inactivity(row.as_rating(), now.timestamp())
+
+
+def display_for(row: PlayerRating | None, now: dt.datetime | None = None) -> str:
+    """Whole Elo points, "?" appended while provisional: "1623", "1500?"."""
+    return elo.display(shown_rating(row, now))
+
+
+def rating_of(user: Any, pool: str = LADDER_POOL) -> PlayerRating | None:
+    return PlayerRating.objects.filter(user=user, pool=pool).first()
+
+
+# --------------------------------------------------------------------------- leaderboard
+
+
+@dataclass
+class StandingRow:
+    user_id: int
+    username: str
+    name: str
+    mu: float
+    sigma: float
+    games: int
+    last_played: dt.datetime | None
+    display: str
+    eligible: bool
+    reason: str
+    rank: int | None = None
+
+    @property
+    def rating(self) -> int:
+        return int(math.floor(self.mu + 0.5))
+
+
+def _ineligibility(rating: elo.Rating, row: PlayerRating, now: dt.datetime) -> str:
+    """Why a player is not listed ("" when eligible): provisional, inactive or too few Parties."""
+    if row.games < min_parties():
+        return f"fewer than {min_parties()} rated Parties"
+    if row.last_played is None or now - row.last_played > dt.timedelta(days=active_days()):
+        return f"no rated Partie in the last {active_days()} days"
+    if elo.is_provisional(rating):
+        return "provisional rating"
+    return ""
+
+
+def standings(pool: str = LADDER_POOL, now: dt.datetime | None = None) -> list[StandingRow]:
+    """Every rated player, best first; eligible players carry their rank 1, 2, 3, ...
+
+    Order: rating (mu) descending, then more Parties, then the earlier account.
+    """
+    now = now or timezone.now()
+    rows = (
+        PlayerRating.objects.filter(pool=pool, games__gt=0)
+        .select_related("user", "user__profile")
+        .order_by("-mu", "-games", "user_id")
+    )
+    result = []
+    rank = 0
+    for row in rows:
+        rating = shown_rating(row, now)
+        reason = _ineligibility(rating, row, now)
+        profile = getattr(row.user, "profile", None)
+        standing = StandingRow(
+            user_id=row.user_id,
+            username=row.user.get_username(),
+            name=(profile.display_name if profile is not None else "") or row.user.get_username(),
+            mu=row.mu,
+            sigma=rating.sigma,
+            games=row.games,
+            last_played=row.last_played,
+            display=elo.display(rating),
+            eligible=not reason,
+            reason=reason,
+        )
+        if standing.eligible:
+            rank += 1
+            standing.rank = rank
+        result.append(standing)
+    return result
+
+
+def leaderboard(
+    pool: str = LADDER_POOL, now: dt.datetime | None = None, limit: int = 100
+) -> list[StandingRow]:
+    """The ranked (eligible) players, best first."""
+    return [row for row in standings(pool, now) if row.eligible][:limit]
+
+
+@dataclass
+class AroundMe:
+    row: StandingRow | None
+    neighbours: list[StandingRow] = field(default_factory=list)
+
+
+def around_me(
+    user: Any, pool: str = LADDER_POOL, now: dt.datetime | None = None, radius: int = 5
+) -> AroundMe:
+    """The player's own line and, when ranked, the ``radius`` ranks above and below."""
+    rows = standings(pool, now)
+    mine = next((r for r in rows if r.user_id == user.pk), None)
+    if mine is None or mine.rank is None:
+        return AroundMe(mine)
+    ranked = [r for r in rows if r.eligible]
+    index = mine.rank - 1
+    return AroundMe(mine, ranked[max(0, index - radius) : index + radius + 1])
+
+
+def games_between(pool: str, start: dt.datetime, end: dt.datetime) -> dict[int, int]:
+    """Rated Parties per player finished in ``[start, end)``."""
+    counts = (
+        RatingChange.objects.filter(pool=pool, finished_at__gte=start, finished_at__lt=end)
+        .values("user_id")
+        .annotate(n=Count("id"))
+    )
+    return {row["user_id"]: row["n"] for row in counts}
+
+
+def open_season(pool: str = LADDER_POOL) -> Season | None:
+    return Season.objects.filter(pool=pool, closed_at__isnull=True).first()
+
+
+def closed_seasons(pool: str = LADDER_POOL) -> list[Season]:
+    return list(Season.objects.filter(pool=pool, closed_at__isnull=False).order_by("-closed_at"))
+
+
+# --------------------------------------------------------------------------- queue
+
+
+@dataclass
+class QueueStatus:
+    waiting: bool
+    waited_seconds: int
+    queue_size: int
+    table_id: int | None
+
+
+def queue_status(user: Any, now: dt.datetime | None = None) -> QueueStatus:
+    """Whether ``user`` waits, for how long, how many wait, and their running ranked table."""
+    from games.models import Table
+
+    now = now or timezone.now()
+    size = LadderQueueEntry.objects.filter(status=LadderQueueEntry.Status.WAITING).count()
+    if not getattr(user, "is_authenticated", False):
+        return QueueStatus(False, 0, size, None)
+    entry = LadderQueueEntry.objects.filter(
+        user=user, status=LadderQueueEntry.Status.WAITING
+    ).first()
+    if entry is not None:
+        waited = max(0, int((now - entry.joined_at).total_seconds()))
+        return QueueStatus(True, waited, size, None)
+    table_id = (
+        LadderQueueEntry.objects.filter(
+            user=user,
+            status=LadderQueueEntry.Status.MATCHED,
+            table__status=Table.Status.PLAYING,
+        )
+        .order_by("-closed_at")
+        .values_list("table_id", flat=True)
+        .first()
+    )
+    return QueueStatus(False, 0, size, table_id)
+
+
+# --------------------------------------------------------------------------- profile
+
+
+@dataclass
+class ChartGeometry:
+    """A server-rendered SVG line chart: polyline points and labelled axis ticks."""
+
+    width: int
+    height: int
+    left: int
+    bottom: int
+    points: str
+    y_ticks: list[tuple[float, int]]
+    x_ticks: list[tuple[float, int]]
+
+
+def rating_chart(values: list[float], width: int = 640, height: int = 240) -> ChartGeometry | None:
+    """Chart geometry for ratings after each Partie (x: Partie number, y: rating)."""
+    if not values:
+        return None
+    left, right, top, bottom = 48, 12, 12, height - 28
+    series = [elo.INITIAL_MU, *values]
+    low = math.floor(min(series) / 50) * 50
+    high = math.ceil(max(series) / 50) * 50
+    if high - low < 100:
+        low, high = low - 50, high + 50
+    span_x = max(1, len(series) - 1)
+
+    def x_of(i: float) -> float:
+        return round(left + (width - left - right) * i / span_x, 1)
+
+    def y_of(v: float) -> float:
+        return round(bottom - (bottom - top) * (v - low) / (high - low), 1)
+
+    points = " ".join(f"{x_of(i)},{y_of(v)}" for i, v in enumerate(series))
+    step = max(50, int(math.ceil((high - low) / 5 / 50)) * 50)
+    y_ticks = [(y_of(v), v) for v in range(int(low), int(high) + 1, step)]
+    x_step = max(1, int(math.ceil(span_x / 8)))
+    x_ticks = [(x_of(i), i) for i in range(0, span_x + 1, x_step)]
+    return ChartGeometry(width, height, left, bottom, points, y_ticks, x_ticks)
+
+
+@dataclass
+class ContractLine:
+    contract: str
+    name: str
+    deals: int
+    average: float
+    table_average: float
+
+    @property
+    def edge(self) -> float:
+        """Penalty points per deal above (worse) or below (better) the others at those deals."""
+        return self.average - self.table_average
+
+
+@dataclass
+class PlayerProfile:
+    user: Any
+    rating: PlayerRating | None
+    display: str
+    rank: int | None
+    history: list[RatingChange]
+    chart: ChartGeometry | None
+    recent: list[dict[str, Any]]
+    contracts: list[ContractLine]
+    best: ContractLine | None
+    worst: ContractLine | None
+    places: list[tuple[int, int]]
+    tablemates: list[tuple[str, int]]
+
+
+def player_profile(
+    user: Any, pool: str = LADDER_POOL, now: dt.datetime | None = None
+) -> PlayerProfile:
+    """Everything the ladder profile page shows for ``user``."""
+    from games.engine import CONTRACT_ORDER
+    from games.models import PartieDeal, SeatResult
+
+    now = now or timezone.now()
+    row = rating_of(user, pool)
+    history = list(
+        RatingChange.objects.filter(user=user, pool=pool)
+        .select_related("partie__table")
+        .order_by("finished_at", "partie_id")
+    )
+    mine = next((r for r in standings(pool, now) if r.user_id == user.pk), None)
+    results = list(
+        SeatResult.objects.filter(user=user, partie__finished_at__isnull=False)
+        .select_related("partie__table")
+        .order_by("-partie__finished_at")
+    )
+    seat_of = {r.partie_id: r.seat for r in results}
+    # Parties the player left count too: their seat is in the rating history.
+    for change in history:
+        seat_of.setdefault(change.partie_id, change.seat)
+    changes_by_partie = {c.partie_id: c for c in history}
+    recent = [
+        {
+            "table_id": r.partie.table_id,
+            "table": r.partie.table.name,
+            "finished_at": r.partie.finished_at,
+            "total": r.total,
+            "place": r.place,
+            "size": r.partie.table.size,
+            "rated": r.partie.table.rated,
+            "delta": changes_by_partie[r.partie_id].delta
+            if r.partie_id in changes_by_partie
+            else None,
+        }
+        for r in results[:10]
+    ]
+    names = {c.value: c.german_name for c in CONTRACT_ORDER}
+    mine_sum: dict[str, float] = defaultdict(float)
+    mine_n: Counter[str] = Counter()
+    table_sum: dict[str, float] = defaultdict(float)
+    table_n: Counter[str] = Counter()
+    deals = PartieDeal.objects.filter(
+        partie_id__in=list(seat_of), penalties__isnull=False
+    ).values_list("partie_id", "contract", "penalties")
+    for partie_id, contract, penalties in deals:
+        seat = seat_of[partie_id]
+        if not penalties or seat >= len(penalties):
+            continue
+        mine_sum[contract] += penalties[seat]
+        mine_n[contract] += 1
+        table_sum[contract] += sum(penalties)
+        table_n[contract] += len(penalties)
+    contracts = [
+        ContractLine(
+            contract=c.value,
+            name=names[c.value],
+            deals=mine_n[c.value],
+            average=mine_sum[c.value] / mine_n[c.value],
+            table_average=table_sum[c.value] / table_n[c.value],
+        )
+        for c in CONTRACT_ORDER
+        if mine_n[c.value]
+    ]
+    best = min(contracts, key=lambda c: c.edge) if contracts else None
+    worst = max(contracts, key=lambda c: c.edge) if contracts else None
+    place_counts = Counter(r.place for r in results)
+    for change in history:
+        if change.left:
+            place_counts[change.place] += 1
+    mates: Counter[int] = Counter(
+        SeatResult.objects.filter(partie_id__in=list(seat_of), user__isnull=False)
+        .exclude(user=user)
+        .values_list("user_id", flat=True)
+    )
+    User = get_user_model()
+    mate_names = dict(
+        User.objects.filter(pk__in=[uid for uid, _n in mates.most_common(5)]).values_list(
+            "pk", "username"
+        )
+    )
+    return PlayerProfile(
+        user=user,
+        rating=row,
+        display=display_for(row, now),
+        rank=mine.rank if mine is not None else None,
+        history=history,
+        chart=rating_chart([c.mu_after for c in history]),
+        recent=recent,
+        contracts=contracts,
+        best=best,
+        worst=worst,
+        places=sorted(place_counts.items()),
+        tablemates=[(mate_names[uid], n) for uid, n in mates.most_common(5)],
+    )
+
+
+# --------------------------------------------------------------------------- collusion
+
+
+@dataclass
+class PairSignal:
+    """Two players who shared rated tables; ``z`` > 0 means ``ahead`` beat ``behind`` more
+    often than their ratings predicted."""
+
+    ahead: str
+    behind: str
+    shared: int
+    ahead_wins: float
+    expected: float
+    z: float
+    flagged: bool
+
+
+def collusion_pairs(
+    pool: str = LADDER_POOL, min_shared: int | None = None, z_threshold: float | None = None
+) -> list[PairSignal]:
+    """Pairs who often share rated tables with lopsided head-to-head results.
+
+    For every shared Partie the expected head-to-head score comes from the two pre-Partie
+    ratings (``elo.win_probability``); a pair is flagged when they met at least ``min_shared``
+    times and one side's observed score exceeds its expectation by ``z_threshold`` standard
+    deviations (soft-play and chip-dumping both show up like this). Most lopsided first.
+    """
+    min_shared = int(
+        _setting("RATINGS_COLLUSION_MIN_SHARED", 5) if min_shared is None else min_shared
+    )
+    z_threshold = float(
+        _setting("RATINGS_COLLUSION_Z", 2.5) if z_threshold is None else z_threshold
+    )
+    by_partie: dict[int, list[RatingChange]] = defaultdict(list)
+    for change in RatingChange.objects.filter(pool=pool).only(
+        "partie_id", "user_id", "total", "left", "mu_before", "sigma_before"
+    ):
+        by_partie[change.partie_id].append(change)
+    stats: dict[tuple[int, int], list[float]] = defaultdict(lambda: [0, 0.0, 0.0, 0.0])
+    for changes in by_partie.values():
+        worst = max(c.total for c in changes)
+        for a, b in combinations(sorted(changes, key=lambda c: c.user_id), 2):
+            total_a = worst + 1 if a.left else a.total
+            total_b = worst + 1 if b.left else b.total
+            score = 1.0 if total_a < total_b else 0.5 if total_a == total_b else 0.0
+            p = elo.win_probability(
+                elo.Rating(a.mu_before, a.sigma_before), elo.Rating(b.mu_before, b.sigma_before)
+            )
+            entry = stats[(a.user_id, b.user_id)]
+            entry[0] += 1
+            entry[1] += score
+            entry[2] += p
+            entry[3] += p * (1.0 - p)
+    User = get_user_model()
+    wanted = {uid for pair, s in stats.items() if s[0] >= min_shared for uid in pair}
+    names = dict(User.objects.filter(pk__in=wanted).values_list("pk", "username"))
+    signals = []
+    for (a, b), (shared, wins, expected, variance) in stats.items():
+        if shared < min_shared:
+            continue
+        z = (wins - expected) / math.sqrt(max(variance, 1e-9))
+        if z < 0:
+            a, b, wins, expected, z = b, a, shared - wins, shared - expected, -z
+        signals.append(
+            PairSignal(
+                ahead=names[a],
+                behind=names[b],
+                shared=int(shared),
+                ahead_wins=wins,
+                expected=round(expected, 1),
+                z=round(z, 2),
+                flagged=z >= z_threshold,
+            )
+        )
+    return sorted(signals, key=lambda s: (-s.flagged, -s.z, -s.shared, s.ahead, s.behind))
+
+
+@dataclass
+class SameIpTable:
+    table_id: int
+    ip: str
+    usernames: list[str]
+
+
+def same_ip_tables(pool: str = LADDER_POOL) -> list[SameIpTable]:
+    """Ranked tables where two or more seats were queued from the same IP address."""
+    groups: dict[tuple[int, str], list[str]] = defaultdict(list)
+    rows = (
+        LadderQueueEntry.objects.filter(
+            pool=pool, status=LadderQueueEntry.Status.MATCHED, table__isnull=False
+        )
+        .exclude(Q(ip__isnull=True) | Q(ip=""))
+        .values_list("table_id", "ip", "user__username")
+        .order_by("-table_id", "user__username")
+    )
+    for table_id, ip, username in rows:
+        groups[(table_id, ip)].append(username)
+    return [
+        SameIpTable(table_id, ip, names)
+        for (table_id, ip), names in groups.items()
+        if len(names) > 1
+    ]

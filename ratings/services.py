@@ -1,0 +1,684 @@
+"""Every write of the ratings app: recording finished Parties, applying and recomputing ratings,
+the ranked queue and seasons.
+
+Ratings of a pool change only while its ``RatingLedger`` row is locked, and always by replaying
+rated Parties in ``(finished_at, partie_id)`` order through ``ratings.elo.update``. The same
+replay serves the incremental task, a late arrival (rewind to the late Partie and replay what
+follows) and the full recompute, which is why recompute equals incremental to the last bit.
+
+House rules (see docs/ratings.md): bots take part in the maths as a fixed rating
+(``RATINGS_BOT_MU``/``RATINGS_BOT_SIGMA``) and are never updated; a human who left a started
+table is rated as last, with a total one point worse than the worst total at the table.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import math
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+from typing import Any, TypeVar
+
+from django.conf import settings
+from django.db import IntegrityError, OperationalError, connection, transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+from ratings import elo, matchmaking
+from ratings.models import (
+    LADDER_POOL,
+    LadderQueueEntry,
+    PlayerRating,
+    RatedPartie,
+    RatingChange,
+    RatingLedger,
+    Season,
+    SeasonStanding,
+)
+
+logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
+_SQLITE_LOCK_ATTEMPTS = 400
+WRITE_BATCH = 5000
+ProgressCallback = Callable[[int, int], None]
+
+
+class QueueError(Exception):
+    """A refused queue action, with a sentence for people."""
+
+
+def _setting(name: str, default: Any) -> Any:
+    return getattr(settings, name, default)
+
+
+def bot_rating() -> elo.Rating:
+    """The fixed rating a bot seat counts as (bots are never rated themselves)."""
+    return elo.Rating(
+        mu=float(_setting("RATINGS_BOT_MU", elo.INITIAL_MU)),
+        sigma=float(_setting("RATINGS_BOT_SIGMA", elo.MIN_SIGMA)),
+    )
+
+
+def matchmaking_params() -> matchmaking.MatchmakingParams:
+    """``MatchmakingParams`` with any field overridden by the ``RATINGS_MATCHMAKING`` dict."""
+    return matchmaking.MatchmakingParams(**_setting("RATINGS_MATCHMAKING", {}))
+
+
+# --------------------------------------------------------------------------- locking
+
+
+def _with_ledger(pool: str, work: Callable[[RatingLedger], T]) -> T:
+    """Run ``work`` in a transaction holding the pool's ledger row lock.
+
+    PostgreSQL gets ``SELECT ... FOR UPDATE``. SQLite has no row locks: a no-op write first
+    takes the database write lock, and a busy database is retried from the top (nothing of a
+    failed attempt was committed).
+    """
+    outermost = not connection.in_atomic_block
+    sqlite = connection.vendor == "sqlite"
+    attempts = _SQLITE_LOCK_ATTEMPTS if outermost and sqlite else 1
+    for attempt in range(attempts):
+        try:
+            _ensure_ledger(pool)
+            with transaction.atomic():
+                if sqlite:
+                    RatingLedger.objects.filter(pool=pool).update(applied=F("applied"))
+                ledger = RatingLedger.objects.select_for_update().get(pool=pool)
+                return work(ledger)
+        except OperationalError as error:
+            if attempt + 1 >= attempts or "locked" not in str(error):
+                raise
+            time.sleep(min(0.002 * (attempt + 1), 0.05))
+    raise AssertionError("unreachable")
+
+
+def _ensure_ledger(pool: str) -> None:
+    """Create the pool's ledger row once; a concurrent creator wins the unique constraint."""
+    if RatingLedger.objects.filter(pool=pool).exists():
+        return
+    try:
+        with transaction.atomic():
+            RatingLedger.objects.get_or_create(pool=pool)
+    except IntegrityError:
+        pass
+
+
+# --------------------------------------------------------------------------- recording
+
+
+def _players_at_start(partie: Any) -> dict[int, int | None]:
+    """Seat -> user id when the Partie started, read from the table's event log.
+
+    A player who leaves a started table hands the seat to a bot, so the result row says
+    "bot"; the ``partie_started`` event still names who sat there.
+    """
+    from games.models import TableEvent
+
+    event = (
+        TableEvent.objects.filter(table_id=partie.table_id, kind="partie_started")
+        .order_by("-version")
+        .only("data")
+        .first()
+    )
+    if event is None:
+        return {}
+    return {int(s["seat"]): s.get("user_id") for s in event.data.get("seats", [])}
+
+
+def participants_of(partie: Any, results: Iterable[Any]) -> list[dict[str, Any]]:
+    """The rating input of a finished Partie: one entry per seat, leavers marked."""
+    at_start = _players_at_start(partie)
+    rows = []
+    for result in results:
+        user_id = result.user_id
+        left = False
+        started_by = at_start.get(result.seat)
+        if user_id is None and started_by is not None:
+            user_id, left = started_by, True
+        rows.append(
+            {
+                "seat": result.seat,
+                "user_id": user_id,
+                "bot_level": result.bot_level or None,
+                "total": result.total,
+                "place": result.place,
+                "left": left,
+            }
+        )
+    return sorted(rows, key=lambda r: r["seat"])
+
+
+def _rated_humans(participants: list[dict[str, Any]]) -> int:
+    return len({p["user_id"] for p in participants if p["user_id"] is not None})
+
+
+def record_finished_partie(
+    partie: Any, table: Any, results: Iterable[Any], **_ignored: Any
+) -> RatedPartie | None:
+    """The ``partie_finished`` receiver: store the rating job and queue the task after commit.
+
+    Runs inside the hand-off transaction, so the job commits with the hand-off or not at all.
+    Firing twice stores one job (unique Partie); the task itself is idempotent.
+    """
+    if not getattr(table, "rated", False):
+        return None
+    pool = str((table.context or {}).get("rating_pool") or LADDER_POOL)
+    participants = participants_of(partie, results)
+    status = (
+        RatedPartie.Status.PENDING
+        if _rated_humans(participants) >= 2
+        else RatedPartie.Status.SKIPPED
+    )
+    try:
+        with transaction.atomic():
+            job, _created = RatedPartie.objects.get_or_create(
+                partie_id=partie.pk,
+                defaults={
+                    "pool": pool,
+                    "finished_at": partie.finished_at or timezone.now(),
+                    "participants": participants,
+                    "status": status,
+                },
+            )
+    except IntegrityError:
+        job = RatedPartie.objects.get(partie_id=partie.pk)
+    if job.status == RatedPartie.Status.PENDING:
+        from ratings.tasks import apply_pending_ratings_task
+
+        transaction.on_commit(lambda: apply_pending_ratings_task.delay(pool))
+    return job
+
+
+# --------------------------------------------------------------------------- the replay
+
+
+@dataclass
+class _State:
+    rating: elo.Rating
+    last_played: dt.datetime | None
+
+
+@dataclass(frozen=True)
+class _Job:
+    partie_id: int
+    finished_at: dt.datetime
+    participants: list[dict[str, Any]]
+
+    @property
+    def key(self) -> tuple[dt.datetime, int]:
+        return (self.finished_at, self.partie_id)
+
+
+@dataclass(frozen=True)
+class _Reset:
+    closed_at: dt.datetime
+    pull: float
+    sigma_bump: float
+
+
+def soft_reset(rating: elo.Rating, pull: float, sigma_bump: float) -> elo.Rating:
+    """A new season: mu moves ``pull`` of the way to 1500 and sigma grows by ``sigma_bump``
+    (added in quadrature, capped at the newcomer value), so old ranks must be re-earned."""
+    mu = elo.INITIAL_MU + (rating.mu - elo.INITIAL_MU) * (1.0 - pull)
+    sigma = min(elo.INITIAL_SIGMA, math.hypot(rating.sigma, sigma_bump))
+    return replace(rating, mu=mu, sigma=sigma)
+
+
+def _rate_job(job: _Job, states: dict[int, _State], bot: elo.Rating) -> list[RatingChange]:
+    """Apply one Partie to ``states`` in memory; the unsaved RatingChange rows it causes."""
+    people = job.participants
+    if _rated_humans(people) < 2:
+        return []
+    worst = max(p["total"] for p in people)
+    totals = [worst + 1 if p["left"] else p["total"] for p in people]
+    last_place = len(people)
+    before: list[_State | None] = []
+    players = []
+    for p in people:
+        uid = p["user_id"]
+        if uid is None:
+            before.append(None)
+            players.append(bot)
+            continue
+        state = states.get(uid) or _State(elo.new_rating(), None)
+        before.append(state)
+        players.append(state.rating)
+    after = elo.update(players, totals, now=job.finished_at.timestamp())
+    changes = []
+    for p, old, new in zip(people, before, after, strict=True):
+        if old is None:
+            continue
+        uid = p["user_id"]
+        states[uid] = _State(new, job.finished_at)
+        changes.append(
+            RatingChange(
+                partie_id=job.partie_id,
+                user_id=uid,
+                finished_at=job.finished_at,
+                seat=p["seat"],
+                total=p["total"],
+                place=last_place if p["left"] else p["place"],
+                left=p["left"],
+                mu_before=old.rating.mu,
+                sigma_before=old.rating.sigma,
+                games_before=old.rating.games,
+                last_played_before=old.last_played,
+                mu_after=new.mu,
+                sigma_after=new.sigma,
+            )
+        )
+    return changes
+
+
+def _replay(
+    jobs: list[_Job],
+    states: dict[int, _State],
+    resets: list[_Reset],
+    pool: str,
+    progress: ProgressCallback | None = None,
+) -> list[RatingChange]:
+    """Apply jobs in order (season resets in between) to ``states``; all changes, unsaved."""
+    bot = bot_rating()
+    changes: list[RatingChange] = []
+    pending_resets = sorted(resets, key=lambda r: r.closed_at)
+    next_reset = 0
+    step = max(1, len(jobs) // 100)
+    for index, job in enumerate(jobs):
+        while next_reset < len(pending_resets) and pending_resets[next_reset].closed_at <= (
+            job.finished_at
+        ):
+            _reset_states(states, pending_resets[next_reset])
+            next_reset += 1
+        for change in _rate_job(job, states, bot):
+            change.pool = pool
+            changes.append(change)
+        if progress is not None and (index + 1) % step == 0:
+            progress(index + 1, len(jobs))
+    for reset in pending_resets[next_reset:]:
+        _reset_states(states, reset)
+    return changes
+
+
+def _reset_states(states: dict[int, _State], reset: _Reset) -> None:
+    for uid, state in states.items():
+        states[uid] = _State(
+            soft_reset(state.rating, reset.pull, reset.sigma_bump), state.last_played
+        )
+
+
+def _state_of_row(row: PlayerRating) -> _State:
+    return _State(
+        elo.Rating(mu=row.mu, sigma=row.sigma, games=row.games, last_played=_ts(row.last_played)),
+        row.last_played,
+    )
+
+
+def _ts(moment: dt.datetime | None) -> float | None:
+    return moment.timestamp() if moment is not None else None
+
+
+def _write_states(pool: str, states: dict[int, _State], reset_others: bool = False) -> None:
+    """Store ``states`` as the pool's PlayerRating rows (created where missing)."""
+    existing = {row.user_id: row for row in PlayerRating.objects.filter(pool=pool)}
+    to_update = []
+    to_create = []
+    for uid, state in states.items():
+        row = existing.pop(uid, None)
+        if row is None:
+            row = PlayerRating(user_id=uid, pool=pool)
+            to_create.append(row)
+        else:
+            to_update.append(row)
+        row.mu, row.sigma, row.games = state.rating.mu, state.rating.sigma, state.rating.games
+        row.last_played = state.last_played
+    if reset_others:
+        for row in existing.values():
+            row.mu, row.sigma, row.games, row.last_played = (
+                elo.INITIAL_MU,
+                elo.INITIAL_SIGMA,
+                0,
+                None,
+            )
+            to_update.append(row)
+    PlayerRating.objects.bulk_create(to_create, batch_size=WRITE_BATCH)
+    PlayerRating.objects.bulk_update(
+        to_update, ["mu", "sigma", "games", "last_played"], batch_size=WRITE_BATCH
+    )
+
+
+def _jobs(queryset: Any) -> list[_Job]:
+    rows = queryset.order_by("finished_at", "partie_id").values_list(
+        "partie_id", "finished_at", "participants"
+    )
+    return [_Job(pid, finished, people) for pid, finished, people in rows]
+
+
+def _after_key(key: tuple[dt.datetime, int], inclusive: bool = False) -> Q:
+    moment, partie_id = key
+    tail = Q(partie_id__gte=partie_id) if inclusive else Q(partie_id__gt=partie_id)
+    return Q(finished_at__gt=moment) | (Q(finished_at=moment) & tail)
+
+
+def _resets(pool: str, after: dt.datetime | None = None) -> list[_Reset]:
+    seasons = Season.objects.filter(pool=pool, closed_at__isnull=False)
+    if after is not None:
+        seasons = seasons.filter(closed_at__gt=after)
+    return [_Reset(s.closed_at, s.reset_pull, s.reset_sigma) for s in seasons]
+
+
+def _advance_ledger(
+    ledger: RatingLedger, key: tuple[dt.datetime, int] | None, applied: int
+) -> None:
+    if key is not None and (
+        ledger.last_finished_at is None
+        or key > (ledger.last_finished_at, ledger.last_partie_id or 0)
+    ):
+        ledger.last_finished_at, ledger.last_partie_id = key
+    ledger.applied = applied
+    ledger.save(update_fields=["applied", "last_finished_at", "last_partie_id"])
+
+
+# --------------------------------------------------------------------------- applying
+
+
+def apply_pending_ratings(pool: str = LADDER_POOL) -> int:
+    """Apply every pending rated Partie of ``pool`` in finishing order; the number applied.
+
+    Safe to run any number of times and concurrently: the ledger lock serialises runs, and a
+    job is applied only while still pending under that lock. A job that sorts before the last
+    applied one (its hand-off was late) rewinds the pool to it and replays what follows.
+    """
+    return _with_ledger(pool, _apply_pending_locked)
+
+
+def _apply_pending_locked(ledger: RatingLedger) -> int:
+    pool = ledger.pool
+    pending = _jobs(RatedPartie.objects.filter(pool=pool, status=RatedPartie.Status.PENDING))
+    if not pending:
+        return 0
+    high_water = (
+        (ledger.last_finished_at, ledger.last_partie_id or 0)
+        if ledger.last_finished_at is not None
+        else None
+    )
+    if high_water is not None and pending[0].key < high_water:
+        return _rewind_and_replay(ledger, pending)
+    user_ids = {p["user_id"] for job in pending for p in job.participants if p["user_id"]}
+    states = {
+        row.user_id: _state_of_row(row)
+        for row in PlayerRating.objects.filter(pool=pool, user_id__in=user_ids)
+    }
+    changes = _replay(pending, states, [], pool)
+    RatingChange.objects.bulk_create(changes, batch_size=WRITE_BATCH)
+    _write_states(pool, states)
+    _mark_applied([job.partie_id for job in pending])
+    _advance_ledger(ledger, pending[-1].key, ledger.applied + len(pending))
+    return len(pending)
+
+
+def _mark_applied(partie_ids: list[int]) -> None:
+    now = timezone.now()
+    for start in range(0, len(partie_ids), WRITE_BATCH):
+        RatedPartie.objects.filter(partie_id__in=partie_ids[start : start + WRITE_BATCH]).update(
+            status=RatedPartie.Status.APPLIED, applied_at=now
+        )
+
+
+def _rewind_and_replay(ledger: RatingLedger, pending: list[_Job]) -> int:
+    """A late Partie: undo every change after it, then replay from there in order.
+
+    The state before the rewind point is each player's ``*_before`` at their first undone
+    change. A season closed inside the rewound stretch makes that state inexact, so then the
+    whole pool is recomputed instead.
+    """
+    pool = ledger.pool
+    start = pending[0].key
+    if Season.objects.filter(pool=pool, closed_at__gt=start[0]).exists():
+        return _recompute_locked(ledger, None)
+    later = RatingChange.objects.filter(Q(pool=pool) & _after_key(start, inclusive=True))
+    states: dict[int, _State] = {}
+    for change in later.order_by("finished_at", "partie_id"):
+        if change.user_id not in states:
+            states[change.user_id] = _State(
+                elo.Rating(
+                    mu=change.mu_before,
+                    sigma=change.sigma_before,
+                    games=change.games_before,
+                    last_played=_ts(change.last_played_before),
+                ),
+                change.last_played_before,
+            )
+    jobs = _jobs(
+        RatedPartie.objects.filter(
+            Q(pool=pool)
+            & _after_key(start, inclusive=True)
+            & Q(status__in=[RatedPartie.Status.PENDING, RatedPartie.Status.APPLIED])
+        )
+    )
+    others = {p["user_id"] for job in jobs for p in job.participants if p["user_id"]} - set(states)
+    for row in PlayerRating.objects.filter(pool=pool, user_id__in=others):
+        states[row.user_id] = _state_of_row(row)
+    later.delete()
+    changes = _replay(jobs, states, [], pool)
+    RatingChange.objects.bulk_create(changes, batch_size=WRITE_BATCH)
+    _write_states(pool, states)
+    _mark_applied([job.partie_id for job in pending])
+    _advance_ledger(ledger, jobs[-1].key if jobs else None, ledger.applied + len(pending))
+    return len(pending)
+
+
+def recompute_all_ratings(pool: str = LADDER_POOL, progress: ProgressCallback | None = None) -> int:
+    """Recompute every rating of ``pool`` from its rated Parties and season resets.
+
+    Deterministic: the same history gives the same ratings, equal to the incremental ones.
+    The maths runs in memory; rows are written in batches. Returns the Parties replayed.
+    """
+    return _with_ledger(pool, lambda ledger: _recompute_locked(ledger, progress))
+
+
+def _recompute_locked(ledger: RatingLedger, progress: ProgressCallback | None) -> int:
+    pool = ledger.pool
+    rated = RatedPartie.objects.filter(
+        pool=pool, status__in=[RatedPartie.Status.PENDING, RatedPartie.Status.APPLIED]
+    )
+    jobs = _jobs(rated)
+    states: dict[int, _State] = {}
+    changes = _replay(jobs, states, _resets(pool), pool, progress)
+    RatingChange.objects.filter(pool=pool)._raw_delete(RatingChange.objects.db)
+    RatingChange.objects.bulk_create(changes, batch_size=WRITE_BATCH)
+    _write_states(pool, states, reset_others=True)
+    rated.filter(status=RatedPartie.Status.PENDING).update(
+        status=RatedPartie.Status.APPLIED, applied_at=timezone.now()
+    )
+    _advance_ledger(ledger, jobs[-1].key if jobs else None, len(jobs))
+    return len(jobs)
+
+
+# --------------------------------------------------------------------------- seasons
+
+
+def current_season(pool: str = LADDER_POOL, now: dt.datetime | None = None) -> Season:
+    """The open season of ``pool``, created (as season 1) when there is none yet."""
+    season = Season.objects.filter(pool=pool, closed_at__isnull=True).first()
+    if season is not None:
+        return season
+    number = Season.objects.filter(pool=pool).count() + 1
+    try:
+        with transaction.atomic():
+            return Season.objects.create(
+                pool=pool, name=f"Season {number}", started_at=now or timezone.now()
+            )
+    except IntegrityError:
+        return Season.objects.get(pool=pool, closed_at__isnull=True)
+
+
+def close_season(
+    pool: str = LADDER_POOL,
+    now: dt.datetime | None = None,
+    pull: float | None = None,
+    sigma_bump: float | None = None,
+    next_name: str | None = None,
+) -> Season:
+    """Archive the final standings of the open season, soft-reset the pool, open the next one.
+
+    Pending Parties are applied first, under the same lock, so the archive is complete.
+    Returns the closed season.
+    """
+    from ratings import selectors
+
+    now = now or timezone.now()
+    pull = float(_setting("RATINGS_SEASON_PULL", 0.5) if pull is None else pull)
+    bump = float(_setting("RATINGS_SEASON_SIGMA_BUMP", 150.0) if sigma_bump is None else sigma_bump)
+
+    def work(ledger: RatingLedger) -> Season:
+        _apply_pending_locked(ledger)
+        season = current_season(pool, now)
+        rows = selectors.standings(pool, now)
+        season_games = selectors.games_between(pool, season.started_at, now)
+        SeasonStanding.objects.bulk_create(
+            [
+                SeasonStanding(
+                    season=season,
+                    user_id=row.user_id,
+                    rank=row.rank,
+                    mu=row.mu,
+                    sigma=row.sigma,
+                    games=row.games,
+                    season_games=season_games.get(row.user_id, 0),
+                    display=row.display,
+                )
+                for row in rows
+            ],
+            batch_size=WRITE_BATCH,
+        )
+        season.closed_at = now
+        season.reset_pull, season.reset_sigma = pull, bump
+        season.save(update_fields=["closed_at", "reset_pull", "reset_sigma"])
+        states = {row.user_id: _state_of_row(row) for row in PlayerRating.objects.filter(pool=pool)}
+        _reset_states(states, _Reset(now, pull, bump))
+        _write_states(pool, states)
+        # Parties that finished before the close but arrive later must replay across it.
+        _advance_ledger(ledger, (now, 0), ledger.applied)
+        number = Season.objects.filter(pool=pool).count() + 1
+        Season.objects.create(pool=pool, name=next_name or f"Season {number}", started_at=now)
+        return season
+
+    return _with_ledger(pool, work)
+
+
+# --------------------------------------------------------------------------- ranked queue
+
+
+def join_queue(
+    user: Any, ip: str | None = None, now: dt.datetime | None = None, pool: str = LADDER_POOL
+) -> LadderQueueEntry:
+    """Put ``user`` in the ranked queue (joining twice keeps the first entry and its wait)."""
+    from games.models import Table
+
+    waiting = LadderQueueEntry.objects.filter(user=user, status=LadderQueueEntry.Status.WAITING)
+    entry = waiting.first()
+    if entry is not None:
+        return entry
+    busy = Table.objects.filter(
+        rated=True, status=Table.Status.PLAYING, seats__user=user, context__ladder=True
+    ).exists()
+    if busy:
+        raise QueueError("Finish your ranked table before queueing again.")
+    try:
+        with transaction.atomic():
+            return LadderQueueEntry.objects.create(
+                user=user, pool=pool, ip=ip or None, joined_at=now or timezone.now()
+            )
+    except IntegrityError:
+        return waiting.get()
+
+
+def leave_queue(user: Any, now: dt.datetime | None = None) -> bool:
+    """Take ``user`` out of the ranked queue; False when they were not waiting."""
+    left = LadderQueueEntry.objects.filter(
+        user=user, status=LadderQueueEntry.Status.WAITING
+    ).update(status=LadderQueueEntry.Status.LEFT, closed_at=now or timezone.now())
+    return bool(left)
+
+
+def form_ladder_tables(now: dt.datetime | None = None, pool: str = LADDER_POOL) -> list[Any]:
+    """One matchmaking round: start a rated table for every group ``form_tables`` proposes.
+
+    Each group's queue entries are consumed under row locks together with the table's
+    creation, so two overlapping rounds never seat anyone twice.
+    """
+    now = now or timezone.now()
+    entries = list(
+        LadderQueueEntry.objects.filter(pool=pool, status=LadderQueueEntry.Status.WAITING)
+    )
+    if len(entries) < 3:
+        return []
+    ratings = dict(
+        PlayerRating.objects.filter(
+            pool=pool, user_id__in=[e.user_id for e in entries]
+        ).values_list("user_id", "mu")
+    )
+    queue = [
+        matchmaking.QueueEntry(
+            player_id=e.pk,
+            rating=ratings.get(e.user_id, elo.INITIAL_MU),
+            joined_at=e.joined_at.timestamp(),
+            ip=e.ip,
+        )
+        for e in entries
+    ]
+    groups = matchmaking.form_tables(
+        queue,
+        now.timestamp(),
+        matchmaking_params(),
+        distinct_ips=bool(_setting("RATINGS_LADDER_DISTINCT_IPS", False)),
+    )
+    tables = []
+    for group in groups:
+        table = _start_ladder_table([int(pk) for pk in group], pool, now)
+        if table is not None:
+            tables.append(table)
+    return tables
+
+
+def _start_ladder_table(entry_ids: list[int], pool: str, now: dt.datetime) -> Any:
+    from games import services as games
+
+    try:
+        with transaction.atomic():
+            if connection.vendor == "sqlite":
+                LadderQueueEntry.objects.filter(pk__in=entry_ids).update(status=F("status"))
+            rows = list(
+                LadderQueueEntry.objects.select_for_update()
+                .filter(pk__in=entry_ids, status=LadderQueueEntry.Status.WAITING)
+                .select_related("user")
+                .order_by("pk")
+            )
+            if len(rows) != len(entry_ids):
+                return None  # someone left or was seated by a concurrent round
+            table = games.create_table(
+                owner=rows[0].user,
+                name=f"Ranked #{rows[0].pk}",
+                size=len(rows),
+                turn_seconds=int(_setting("RATINGS_LADDER_TURN_SECONDS", 30)),
+                rated=True,
+                public=True,
+                fill_with_bots=False,
+                context={"ladder": True, "rating_pool": pool},
+                seat_owner=False,
+            )
+            for row in rows:
+                games.join_table(table.pk, row.user)
+            games.start_table(table.pk)
+            LadderQueueEntry.objects.filter(pk__in=entry_ids).update(
+                status=LadderQueueEntry.Status.MATCHED, table=table, closed_at=now
+            )
+            return table
+    except OperationalError as error:
+        if "locked" not in str(error):
+            raise
+        logger.info("ladder group %s skipped: database busy, next round retries", entry_ids)
+        return None
