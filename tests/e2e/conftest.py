@@ -48,23 +48,31 @@ def chromium_executable() -> str:
     return resolved
 
 
-@pytest.fixture
-def chromium(monkeypatch):
-    """A headless Chromium browser (one per test: launching takes well under a second).
+@pytest.fixture(scope="session")
+def chromium():
+    """One headless Chromium for the whole run (a launch costs seconds on a busy machine);
+    each test opens its own context, so cookies and storage never leak between tests.
 
     Playwright's sync API keeps an event loop running in this thread, which makes Django
     refuse ORM calls from the test body; they are plain synchronous calls, so allow them.
     """
     from playwright.sync_api import sync_playwright
 
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     executable = chromium_executable()
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+            try:
+                yield browser
+            finally:
+                browser.close()
+    finally:
+        if previous is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
 
 
 @pytest.fixture

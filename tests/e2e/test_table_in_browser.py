@@ -70,7 +70,7 @@ def test_whole_partie_against_three_bots(asgi_live_server, chromium, screenshot_
     from games.models import Table
 
     user = make_player("erna", "german")
-    context = chromium.new_context(viewport=DESKTOP, locale="en-GB")
+    context = chromium.new_context(viewport=DESKTOP, locale="en-GB", reduced_motion="reduce")
     page = context.new_page()
     page_errors: list[str] = []
     page.on("pageerror", lambda error: page_errors.append(str(error)))

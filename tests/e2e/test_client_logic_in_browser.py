@@ -1,0 +1,288 @@
+"""The browser's game logic against the Python originals, run in Chromium on random deals.
+
+- ``applyEvent`` in static/js/table.js must give the same state as
+  games/live/state.py ``apply_event`` after every frame, and the deal it builds must equal the
+  engine's own ``view_for(seat).to_dict()``.
+- ``replayDeal`` in static/js/replay.js re-derives who played each move, the tricks and the
+  penalties of a deal record: they must equal the engine's.
+
+The scripts are served from ``static/`` through Playwright's request routing: no server.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from games.engine import CONTRACT_ORDER, HouseRules, random_deal
+from games.live.state import apply_event
+
+pytestmark = pytest.mark.browser
+
+STATIC = Path(__file__).resolve().parents[2] / "static"
+ORIGIN = "http://rosbi.test"
+
+
+@pytest.fixture(scope="module")
+def page(chromium):
+    """A blank page that can import the game's ES modules from /static/js/ (shared by this
+    module's tests: they only call pure functions, so nothing carries over between them)."""
+    context = chromium.new_context()
+    page = context.new_page()
+
+    def serve(route):
+        path = route.request.url.removeprefix(ORIGIN)
+        if path.startswith("/static/"):
+            file = STATIC / path.removeprefix("/static/")
+            route.fulfill(path=str(file), content_type="text/javascript")
+        else:
+            route.fulfill(body="<!DOCTYPE html><title>logic</title>", content_type="text/html")
+
+    page.route(f"{ORIGIN}/**", serve)
+    page.goto(f"{ORIGIN}/")
+    yield page
+    context.close()
+
+
+def seats_for(players: int) -> list[dict[str, Any]]:
+    return [
+        {"seat": s, "name": f"p{s}", "user_id": s + 1, "bot_level": None, "away": False}
+        for s in range(players)
+    ]
+
+
+def frames_for_partie(players: int, viewer: int | None, rules: HouseRules, seed: int):
+    """A snapshot before the start and every event frame of a Partie of random deals, as the
+    viewer (None: a spectator) receives them, plus the engine's final deal view."""
+    rng = random.Random(seed)
+    snapshot = {
+        "version": 0,
+        "you": {
+            "user_id": None if viewer is None else viewer + 1,
+            "seat": viewer,
+            "role": "spectator" if viewer is None else "player",
+        },
+        "table": {
+            "id": 1,
+            "name": "t",
+            "size": players,
+            "status": "open",
+            "rules": rules.to_dict(),
+            "rated": False,
+            "public": True,
+            "turn_seconds": 30,
+            "seats": seats_for(players),
+        },
+        "partie": None,
+        "deal": None,
+        "clock": None,
+    }
+    events: list[dict[str, Any]] = []
+    first_dealer = rng.randrange(players)
+    events.append(
+        {"kind": "partie_started", "first_dealer": first_dealer, "seats": seats_for(players)}
+    )
+    totals = [0] * players
+    sheet = []
+    deal = None
+    for number, contract in enumerate(CONTRACT_ORDER):
+        dealer = (first_dealer + number) % players
+        deal = random_deal(players, contract, rng, dealer=dealer, rules=rules)
+        view = deal.view_for(viewer).to_dict()
+        events.append(
+            {
+                "kind": "deal_started",
+                "deal_number": number,
+                "contract": contract.value,
+                "dealer": dealer,
+                "turn": deal.turn,
+                "hand": view["hand"],
+                "hand_sizes": view["hand_sizes"],
+                "legal_moves": view["legal_moves"],
+            }
+        )
+        events.append(
+            {
+                "kind": "clock",
+                "seat": deal.turn,
+                "deadline": "2026-01-01T00:00:00.000Z",
+                "seconds": 30,
+            }
+        )
+        while not deal.over:
+            seat = deal.turn
+            tricks_before = len(deal.tricks)
+            move = rng.choice(deal.legal_moves())
+            deal.play(move)
+            after = deal.view_for(viewer).to_dict()
+            tricks = deal.tricks
+            events.append(
+                {
+                    "kind": "move",
+                    "seat": seat,
+                    "move": move.code,
+                    "by_bot": False,
+                    "next_turn": None if deal.over else deal.turn,
+                    "trick": (
+                        {
+                            "leader": tricks[-1].leader,
+                            "cards": [c.code for c in tricks[-1].cards],
+                            "winner": tricks[-1].winner,
+                        }
+                        if len(tricks) > tricks_before
+                        else None
+                    ),
+                    "hundred_total": deal.hundred_total,
+                    "scores_so_far": list(deal.scores_so_far()),
+                    "legal_moves": after["legal_moves"],
+                    "deal_over": deal.over,
+                    "penalties": None if deal.penalties is None else list(deal.penalties),
+                }
+            )
+        penalties = list(deal.penalties)
+        sheet.append(penalties)
+        totals = [t + p for t, p in zip(totals, penalties, strict=True)]
+        events.append({"kind": "clock", "seat": None, "deadline": None, "seconds": 30})
+        events.append(
+            {
+                "kind": "deal_finished",
+                "deal_number": number,
+                "penalties": penalties,
+                "totals": totals,
+            }
+        )
+        if number == 2:
+            events.append(
+                {
+                    "kind": "seat_changed",
+                    "seat": 1,
+                    "name": "Bot (random)",
+                    "user_id": None,
+                    "bot_level": "random",
+                    "away": False,
+                }
+            )
+    places = [1 + sum(1 for o in totals if o < t) for t in totals]
+    events.append(
+        {"kind": "partie_finished", "totals": totals, "places": places, "score_sheet": sheet}
+    )
+    frames = [{"type": "event", "version": v, "event": e} for v, e in enumerate(events, start=1)]
+    return snapshot, frames, deal.view_for(viewer).to_dict()
+
+
+@pytest.mark.parametrize(
+    ("players", "viewer", "doubling", "layout"),
+    [
+        (3, 0, True, "extend_first"),
+        (4, 2, True, "free"),
+        (5, None, False, "extend_first"),
+        (6, 5, True, "extend_first"),
+    ],
+)
+def test_apply_event_matches_python_frame_by_frame(page, players, viewer, doubling, layout) -> None:
+    rules = HouseRules(doubling=doubling, layout=layout)
+    snapshot, frames, final_view = frames_for_partie(players, viewer, rules, seed=players * 7)
+    python_states = [snapshot]
+    for frame in frames:
+        python_states.append(apply_event(python_states[-1], frame))
+    js_states = page.evaluate(
+        """async ([snapshot, frames]) => {
+            const { applyEvent } = await import("/static/js/table.js");
+            const states = [snapshot];
+            for (const frame of frames) states.push(applyEvent(states[states.length - 1], frame));
+            return JSON.stringify(states);
+        }""",
+        [snapshot, frames],
+    )
+    js_states = json.loads(js_states)
+    assert len(js_states) == len(python_states)
+    for index, (js, py) in enumerate(zip(js_states, python_states, strict=True)):
+        assert js == json.loads(json.dumps(py)), f"states differ after frame {index}"
+    assert js_states[-1]["deal"] == final_view
+    assert js_states[-1]["table"]["status"] == "finished"
+
+
+def test_chat_frames_leave_the_state_alone(page) -> None:
+    snapshot, frames, _ = frames_for_partie(4, 0, HouseRules(), seed=1)
+    chat = {
+        "type": "event",
+        "version": None,
+        "event": {
+            "kind": "chat",
+            "channel": "players",
+            "id": 1,
+            "author": "a",
+            "text": "hi",
+            "at": "2026-01-01T00:00:00Z",
+        },
+    }
+    same = page.evaluate(
+        """async ([snapshot, chat]) => {
+            const { applyEvent } = await import("/static/js/table.js");
+            return applyEvent(snapshot, chat) === snapshot;
+        }""",
+        [snapshot, chat],
+    )
+    assert same is True
+    assert apply_event(snapshot, chat) is snapshot
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_replay_derives_seats_tricks_and_penalties_like_the_engine(page, players) -> None:
+    rng = random.Random(100 + players)
+    cases = []
+    for round_number in range(6):
+        for contract in CONTRACT_ORDER:
+            rules = HouseRules(doubling=round_number % 2 == 0)
+            deal = random_deal(players, contract, rng, rules=rules)
+            hands = [[c.code for c in deal.hand(s)] for s in range(players)]
+            while not deal.over:
+                deal.play(rng.choice(deal.legal_moves()))
+            record = {
+                "players": players,
+                "contract": contract.value,
+                "dealer": deal.dealer,
+                "hands": hands,
+                "moves": [m.code for m in deal.moves],
+            }
+            expected = {
+                "seats": [s for s, _ in deal.history],
+                "tricks": [
+                    {"leader": t.leader, "cards": [c.code for c in t.cards], "winner": t.winner}
+                    for t in deal.tricks
+                ],
+                "penalties": list(deal.penalties),
+                "rows": deal.view_for(None).to_dict()["rows"],
+                "hundred_total": deal.hundred_total,
+            }
+            cases.append((record, rules.doubling, expected))
+    results = page.evaluate(
+        """async (cases) => {
+            const { replayDeal } = await import("/static/js/replay.js");
+            return cases.map(([record, doubling]) => {
+                const steps = replayDeal(record, doubling);
+                const end = steps[steps.length - 1];
+                return {
+                    seats: steps.slice(1).map((s) => s.last[0]),
+                    tricks: end.tricks,
+                    penalties: end.penalties,
+                    rows: end.rows,
+                    hundred_total: end.hundredTotal,
+                    steps: steps.length,
+                };
+            });
+        }""",
+        [[record, doubling] for record, doubling, _ in cases],
+    )
+    for (record, _doubling, expected), got in zip(cases, results, strict=True):
+        label = f"{players} players, {record['contract']}"
+        assert got["steps"] == len(record["moves"]) + 1, label
+        assert got["seats"] == expected["seats"], label
+        assert got["tricks"] == expected["tricks"], label
+        assert got["penalties"] == expected["penalties"], label
+        assert got["rows"] == expected["rows"], label
+        assert got["hundred_total"] == expected["hundred_total"], label
