@@ -98,29 +98,43 @@ def default_bot_level() -> str:
 # --------------------------------------------------------------------------- infrastructure
 
 
-def _with_locked_table(table_id: int, work: Callable[[Table], T]) -> T:
-    """Run ``work`` in a transaction holding the table row lock.
+def _retry_while_sqlite_is_locked(work: Callable[[], T]) -> T:
+    """Run ``work``; on SQLite, retry it while another connection holds the write lock.
 
-    PostgreSQL gets ``SELECT ... FOR UPDATE``. SQLite has no row locks, so the transaction
-    starts with a no-op write to take the database write lock first (a deferred transaction
-    that reads first could not upgrade safely), and a busy database is retried from the top:
-    nothing of a failed attempt was committed, and its on_commit callbacks are dropped.
+    SQLite has no row locks: writers queue on the whole database, and the in-memory test
+    database (shared cache) reports a busy table at once instead of waiting. Only an outermost
+    unit is retried, so a failed attempt has committed nothing and its on_commit callbacks
+    were dropped.
     """
-    outermost = not connection.in_atomic_block
-    sqlite = connection.vendor == "sqlite"
-    attempts = _SQLITE_LOCK_ATTEMPTS if outermost and sqlite else 1
-    for attempt in range(attempts):
+    if connection.vendor != "sqlite" or connection.in_atomic_block:
+        return work()
+    for attempt in range(_SQLITE_LOCK_ATTEMPTS):
         try:
-            with transaction.atomic():
-                if sqlite:
-                    Table.objects.filter(pk=table_id).update(version=F("version"))
-                table = Table.objects.select_for_update().get(pk=table_id)
-                return work(table)
+            return work()
         except OperationalError as error:
-            if attempt + 1 >= attempts or "locked" not in str(error):
+            if attempt + 1 >= _SQLITE_LOCK_ATTEMPTS or "locked" not in str(error):
                 raise
             time.sleep(min(0.002 * (attempt + 1), 0.05))
     raise AssertionError("unreachable")
+
+
+def _with_locked_table(table_id: int, work: Callable[[Table], T]) -> T:
+    """Run ``work`` in a transaction holding the table row lock.
+
+    PostgreSQL gets ``SELECT ... FOR UPDATE``. On SQLite the transaction starts with a no-op
+    write, which takes the database write lock before anything is read (a deferred transaction
+    that read first could not upgrade safely).
+    """
+    sqlite = connection.vendor == "sqlite"
+
+    def locked() -> T:
+        with transaction.atomic():
+            if sqlite:
+                Table.objects.filter(pk=table_id).update(version=F("version"))
+            table = Table.objects.select_for_update().get(pk=table_id)
+            return work(table)
+
+    return _retry_while_sqlite_is_locked(locked)
 
 
 class _Publisher:
@@ -774,9 +788,11 @@ def expire_turns(now: dt.datetime | None = None) -> int:
     play their move, exactly once (the version check under the row lock settles any race with
     the player's own move or another sweeper). Returns the number of moves played."""
     now = now or timezone.now()
-    due = list(
-        Table.objects.filter(status=Table.Status.PLAYING, turn_deadline__lte=now).values_list(
-            "pk", "state_version"
+    due = _retry_while_sqlite_is_locked(
+        lambda: list(
+            Table.objects.filter(status=Table.Status.PLAYING, turn_deadline__lte=now).values_list(
+                "pk", "state_version"
+            )
         )
     )
     played = 0

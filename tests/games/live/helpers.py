@@ -171,3 +171,16 @@ def leaks(frames: list[dict[str, Any]], hidden: dict[int, set[str]]) -> list[tup
 
 async def start(table_id: int, owner: Any, seed: int = 1) -> None:
     await database_sync_to_async(services.start_table)(table_id, owner, seed=seed)
+
+
+def humans_table(players: int = 4, seed: int | None = 3, turn_seconds: int = 0, **table_kwargs):
+    """A table of ``players`` seated humans, started when ``seed`` is not None (sync code)."""
+    from tests.games.factories import TableFactory, UserFactory
+
+    users = [UserFactory() for _ in range(players)]
+    table = TableFactory(owner=users[0], size=players, turn_seconds=turn_seconds, **table_kwargs)
+    for user in users:
+        services.join_table(table.pk, user)
+    if seed is not None:
+        services.start_table(table.pk, users[0], seed=seed)
+    return table, users

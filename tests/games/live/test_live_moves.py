@@ -1,0 +1,130 @@
+"""Moves over the websocket: once and only once, stale versions, refusals that change nothing."""
+
+from __future__ import annotations
+
+import pytest
+from channels.db import database_sync_to_async
+
+from games.models import TableEvent
+from tests.games.factories import UserFactory
+from tests.games.live.helpers import Viewer, fresh_snapshot, humans_table, sync_all, table_version
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.redis]
+
+
+async def connected_table(players: int = 4):
+    table, users = await database_sync_to_async(humans_table)(players)
+    viewers = [Viewer(user, table.pk) for user in users]
+    for viewer in viewers:
+        await viewer.connect()
+    turn = viewers[0].state["deal"]["turn"]
+    return table, users, viewers, turn
+
+
+def move_events(table_id: int) -> list[dict]:
+    return [
+        e.data
+        for e in TableEvent.objects.filter(table_id=table_id, kind="move").order_by("version")
+    ]
+
+
+async def test_the_same_move_sent_twice_is_acknowledged_twice_and_stored_once():
+    table, users, viewers, turn = await connected_table()
+    mover = viewers[turn]
+    version = mover.version
+    card = mover.state["deal"]["legal_moves"][0]
+
+    first = await mover.move(card, version)
+    second = await mover.move(card, version)
+
+    assert first["type"] == "ack" and second["type"] == "ack"
+    assert first["version"] == second["version"] > version
+    moves = await database_sync_to_async(move_events)(table.pk)
+    assert [(m["seat"], m["move"]) for m in moves] == [(turn, card)]
+    await sync_all(viewers, table.pk)
+    assert mover.state == await fresh_snapshot(table.pk, users[turn])
+
+
+async def test_out_of_turn_and_illegal_moves_are_refused_and_change_nothing():
+    table, users, viewers, turn = await connected_table()
+    other = viewers[(turn + 1) % 4]
+    before = await table_version(table.pk)
+
+    not_turn = await other.move(other.state["deal"]["hand"][0])
+    assert not_turn["type"] == "error" and not_turn["code"] == "not_your_turn"
+
+    mover = viewers[turn]
+    foreign = other.state["deal"]["hand"][0]
+    illegal = await mover.move(foreign)
+    assert illegal["code"] == "illegal"
+    assert foreign in illegal["message"]
+    assert (await mover.move("ZZ"))["code"] == "illegal"
+    assert (await mover.move("pass"))["code"] == "illegal"
+
+    assert await table_version(table.pk) == before
+    assert await database_sync_to_async(move_events)(table.pk) == []
+    assert await mover.nothing_more()
+
+
+async def test_not_following_suit_is_illegal_with_the_engines_reason():
+    table, users, viewers, turn = await connected_table()
+    leader = viewers[turn]
+    led = leader.state["deal"]["legal_moves"][0]
+    assert (await leader.move(led))["type"] == "ack"
+    await sync_all(viewers, table.pk)
+    follower = viewers[(turn + 1) % 4]
+    hand = follower.state["deal"]["hand"]
+    same_suit = [c for c in hand if c[1] == led[1]]
+    off_suit = [c for c in hand if c[1] != led[1]]
+    if not same_suit or not off_suit:
+        pytest.fail("seed 3 was chosen so that the follower holds both kinds of cards")
+    answer = await follower.move(off_suit[0])
+    assert answer["code"] == "illegal"
+    assert "must follow" in answer["message"]
+    assert follower.state["deal"]["legal_moves"] == same_suit
+
+
+async def test_a_stale_version_gets_an_error_and_a_fresh_snapshot():
+    table, users, viewers, turn = await connected_table()
+    mover = viewers[turn]
+    old = mover.version
+    assert (await mover.move(mover.state["deal"]["legal_moves"][0]))["type"] == "ack"
+    await sync_all(viewers, table.pk)
+    nxt = viewers[(turn + 1) % 4]
+    snapshots = nxt.snapshots
+
+    answer = await nxt.move(nxt.state["deal"]["legal_moves"][0], version=old)
+
+    assert answer["code"] == "stale"
+    frame = await nxt.receive()
+    assert frame["type"] == "snapshot" and nxt.snapshots == snapshots + 1
+    assert len(await database_sync_to_async(move_events)(table.pk)) == 1
+    # With the fresh version the same move goes through.
+    assert (await nxt.move(nxt.state["deal"]["legal_moves"][0]))["type"] == "ack"
+
+
+async def test_spectators_cannot_move_and_malformed_frames_are_answered():
+    table, users, viewers, turn = await connected_table()
+    watcher = Viewer(await database_sync_to_async(UserFactory)(), table.pk)
+    await watcher.connect()
+    assert watcher.state["you"] == {"user_id": watcher.user.pk, "seat": None, "role": "spectator"}
+    assert watcher.state["deal"]["hand"] == [] and watcher.state["deal"]["legal_moves"] == []
+
+    assert (await watcher.move("7C"))["code"] == "not_seated"
+    await watcher.send({"type": "move", "move": "7C"})
+    assert (await watcher.reply())["code"] == "bad_request"
+    await watcher.send({"type": "dance"})
+    assert (await watcher.reply())["code"] == "bad_request"
+    await watcher.communicator.send_to(text_data="{not json")
+    assert (await watcher.reply())["code"] == "bad_request"
+    await watcher.send({"type": "ping"})
+    assert await watcher.reply() == {"type": "pong"}
+
+
+async def test_moves_before_the_start_are_refused():
+    table, users = await database_sync_to_async(humans_table)(3, seed=None)
+    viewer = Viewer(users[0], table.pk)
+    await viewer.connect()
+    assert viewer.state["table"]["status"] == "open"
+    answer = await viewer.move("AC")
+    assert answer["code"] == "not_playing"
