@@ -36,9 +36,12 @@ lint: $(STAMP)
 format: $(STAMP)
 	$(BIN)/ruff format .
 
-# Every bench script is named bench_*.py (anywhere under bench/) and prints its figures.
+# Quick benchmarks that print their figures; add yours to BENCHES (longer studies such as
+# bench/bots.py or bench/ratings/evaluate.py are run by hand, see their docstrings).
+BENCHES ?= bench/platform_requests.py bench/engine.py bench/seating.py bench/standings.py \
+	bench/ratings/speed.py
 bench: $(STAMP)
-	@set -e; for script in $$(find bench -name 'bench_*.py' | sort); do \
+	@set -e; for script in $(BENCHES); do \
 		echo "== $$script"; $(BIN)/python $$script; \
 	done
 
