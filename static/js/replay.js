@@ -4,7 +4,18 @@
 // tricks, the Hundred total, the layout rows and each deal's penalties (RULES.md sections
 // 2-4). tests/e2e checks `replayDeal` against the Python engine on random deals.
 
-import { cardName, cardSvg, cardSlotSvg, escapeXml, rankValue, RANKS, sortHand, suitIcon, SUITS } from "./cards.js";
+import {
+  cardName,
+  cardSlotSvg,
+  cardSvg,
+  escapeXml,
+  RANKS,
+  rankValue,
+  SUITS,
+  sortHand,
+  suitIcon,
+} from "./cards.js";
+import { shortName } from "./table.js";
 
 export const CONTRACTS = [
   "no_tricks",
@@ -211,7 +222,9 @@ class ReplayApp {
 
   seatName(seat) {
     const info = this.seats.find((s) => s.seat === seat);
-    return info && info.name ? info.name : this.t("seat_n", { n: seat + 1 });
+    const name = info && info.name ? info.name : this.t("seat_n", { n: seat + 1 });
+    const twins = this.seats.filter((s) => s.name === name).length;
+    return twins > 1 ? `${name} ${seat + 1}` : name;
   }
 
   /** One step forward or back, crossing into the next or previous deal at the ends. */
@@ -329,7 +342,11 @@ class ReplayApp {
     const totals = seats.map((s) => penalties.reduce((sum, p) => sum + (p ? p[s] : 0), 0));
     const placeOf = (t) => 1 + totals.filter((o) => o < t).length;
     const head = `<thead><tr><th scope="col">${escapeXml(this.t("contract"))}</th>${seats
-      .map((s) => `<th scope="col">${escapeXml(this.seatName(s))}</th>`)
+      .map((s) => {
+        const names = this.seats.map((x) => x.name || "");
+        const base = (this.seats.find((x) => x.seat === s) || {}).name || this.t("seat_n", { n: s + 1 });
+        return `<th scope="col" title="${escapeXml(this.seatName(s))}">${escapeXml(shortName(base, names, s))}</th>`;
+      })
       .join("")}</tr></thead>`;
     const body = this.record.deals
       .map(

@@ -466,7 +466,10 @@ class TableApp {
 
   seatName(seatNumber) {
     const seat = this.seat(seatNumber);
-    const name = seat && seat.name ? seat.name : this.t("seat_n", { n: seatNumber + 1 });
+    let name = seat && seat.name ? seat.name : this.t("seat_n", { n: seatNumber + 1 });
+    // Three "Bot (heuristic)"s must still be told apart: add the seat number to twins.
+    const twins = ((this.state && this.state.table.seats) || []).filter((s) => s.name === name);
+    if (twins.length > 1) name = `${name} ${seatNumber + 1}`;
     return this.isMe(seatNumber) ? `${name} (${this.t("you")})` : name;
   }
 
@@ -742,7 +745,7 @@ class TableApp {
           // Narrow columns: a short name in the header, the full one as its title.
           const full = this.seatName(s);
           const base = (this.seat(s) && this.seat(s).name) || this.t("seat_n", { n: s + 1 });
-          const short = shortName(base, (table.seats || []).map((x) => x.name || ""));
+          const short = shortName(base, (table.seats || []).map((x) => x.name || ""), s);
           return `<th scope="col" class="${this.isMe(s) ? "is-me" : ""}" title="${escapeXml(full)}">${escapeXml(short)}</th>`;
         })
         .join("") +
@@ -793,16 +796,13 @@ class TableApp {
   }
 }
 
-/** A header-sized name: the first word, cut to six letters, with the seat number when two
- * seats would read the same (three "Bot"s). */
-export function shortName(name, allNames) {
+/** A header-sized name: the first word, cut to six letters, with the seat number (1-based)
+ * when two seats would read the same (three "Bot"s). */
+export function shortName(name, allNames, seat) {
   const cut = (text) => text.split(" ")[0].slice(0, 6);
   const mine = cut(name);
   const same = allNames.filter((other) => cut(other) === mine).length;
-  if (same <= 1) return mine;
-  const index = allNames.indexOf(name);
-  const rank = allNames.slice(0, index + 1).filter((other) => cut(other) === mine).length;
-  return `${mine} ${rank}`;
+  return same <= 1 ? mine : `${mine} ${seat + 1}`;
 }
 
 /** The websocket address: the server's `ws_url` (absolute or a path), else the default path.
