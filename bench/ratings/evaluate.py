@@ -10,7 +10,8 @@ it predicts every pair at the table; afterwards it is updated. Printed per luck 
 next-table pairwise accuracy, log-loss raw and after a single temperature fitted on the
 first 30% of the stream (both measured on the last 70%), Spearman correlation with the
 hidden skill for newcomers after 1/3/5/10/20 Parties, monotonicity violations found by
-perturbing results, and milliseconds per table; then paired 95% confidence intervals of
+perturbing results, and CPU milliseconds per table (process time, so other programs on
+the machine do not inflate it); then paired 95% confidence intervals of
 ours-minus-each over the seeds.
 """
 
@@ -126,10 +127,10 @@ def run_system(system: System, stream: Stream, probe_every: int) -> dict:
         if index == calibration_tables:
             split_at = len(probabilities)
         players, totals = table.players, table.totals
-        started = time.perf_counter()
+        started = time.process_time()
         matrix = system.predict(players, table.time)
         new = system.compute(players, totals, table.time)
-        elapsed += time.perf_counter() - started
+        elapsed += time.process_time() - started
         for i in range(len(players)):
             for j in range(i + 1, len(players)):
                 probabilities.append(matrix[i][j])
@@ -193,7 +194,7 @@ def report(title: str, per_seed: list[dict[str, dict]], names: list[str]) -> str
     """Render the summary and the paired ours-minus-each intervals as Markdown tables."""
     lines = [f"### {title} ({len(per_seed)} seeds)", ""]
     header = "| system | acc | log-loss | log-loss cal | T |"
-    header += "".join(f" rho@{k} |" for k in CHECKPOINTS) + " mono viol/probes | ms/table |"
+    header += "".join(f" rho@{k} |" for k in CHECKPOINTS) + " mono viol/probes | CPU ms/table |"
     lines += [header, "|" + "---|" * (header.count("|") - 1)]
     for name in names:
         rows = [seed[name] for seed in per_seed]
