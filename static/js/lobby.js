@@ -84,10 +84,15 @@ class Lobby {
       .filter(Boolean)
       .join(" · ");
     const url = `/tables/${table.id}/`;
-    const join = this.labels.logged_in
-      ? `<form method="post" action="${url}join/"><input type="hidden" name="csrfmiddlewaretoken" ` +
-        `value="${escapeXml(this.csrf)}"><button class="button big-touch" type="submit">` +
-        `${escapeXml(this.t("join"))}</button></form>`
+    const me = Number(this.root.dataset.userId) || null;
+    const seated = me !== null && (table.seats || []).some((seat) => seat.user_id === me);
+    const free = (table.seats || []).some((seat) => !seat.name);
+    const action = seated ? "leave" : "join";
+    const join = this.labels.logged_in && (seated || free)
+      ? `<form method="post" action="${url}${action}/"><input type="hidden" ` +
+        `name="csrfmiddlewaretoken" value="${escapeXml(this.csrf)}"><button class="button ` +
+        `${seated ? "button-quiet " : ""}big-touch" type="submit">` +
+        `${escapeXml(this.t(action))}</button></form>`
       : "";
     return (
       `<li class="table-item" data-table-id="${table.id}">` +
