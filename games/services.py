@@ -863,16 +863,19 @@ def hand_off_partie_result(partie_id: int) -> bool:
     """
     from games.signals import partie_finished
 
-    with transaction.atomic():
-        flipped = Partie.objects.filter(
-            pk=partie_id, handed_off=False, finished_at__isnull=False
-        ).update(handed_off=True, handed_off_at=timezone.now())
-        if not flipped:
-            return False
-        partie = Partie.objects.select_related("table").get(pk=partie_id)
-        results = list(partie.results.order_by("seat"))
-        partie_finished.send(sender=Partie, partie=partie, table=partie.table, results=results)
-    return True
+    def flip_and_send() -> bool:
+        with transaction.atomic():
+            flipped = Partie.objects.filter(
+                pk=partie_id, handed_off=False, finished_at__isnull=False
+            ).update(handed_off=True, handed_off_at=timezone.now())
+            if not flipped:
+                return False
+            partie = Partie.objects.select_related("table").get(pk=partie_id)
+            results = list(partie.results.order_by("seat"))
+            partie_finished.send(sender=Partie, partie=partie, table=partie.table, results=results)
+        return True
+
+    return _retry_while_sqlite_is_locked(flip_and_send)
 
 
 # --------------------------------------------------------------------------- chat

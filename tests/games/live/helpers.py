@@ -180,7 +180,7 @@ def humans_table(players: int = 4, seed: int | None = 3, turn_seconds: int = 0, 
     users = [UserFactory() for _ in range(players)]
     table = TableFactory(owner=users[0], size=players, turn_seconds=turn_seconds, **table_kwargs)
     for user in users:
-        services.join_table(table.pk, user)
+        services.join_table(table.pk, user, invite=table.invite_code)
     if seed is not None:
         services.start_table(table.pk, users[0], seed=seed)
     return table, users
