@@ -224,7 +224,7 @@ class ReplayApp {
     const info = this.seats.find((s) => s.seat === seat);
     const name = info && info.name ? info.name : this.t("seat_n", { n: seat + 1 });
     const twins = this.seats.filter((s) => s.name === name).length;
-    return twins > 1 ? `${name} ${seat + 1}` : name;
+    return twins > 1 ? name.replace(/^(\S+)/, `$1 ${seat + 1}`) : name;
   }
 
   /** One step forward or back, crossing into the next or previous deal at the ends. */

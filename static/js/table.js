@@ -288,7 +288,8 @@ class TableApp {
         break;
       case "error":
         if (!this.pendingMove || this.pendingMove.id === frame.id) this.pendingMove = null;
-        this.showError(frame.message || frame.code);
+        // A stale move is answered by a fresh snapshot right away: nothing for a person to do.
+        if (frame.code !== "stale") this.showError(frame.message || frame.code);
         this.render();
         break;
       default:
@@ -347,10 +348,15 @@ class TableApp {
     const root = this.root;
     this.refs.hand.addEventListener("click", (event) => {
       const button = event.target.closest("button[data-card]");
-      if (button && !button.disabled) this.playMove(button.dataset.card);
+      if (!button || button.disabled) return;
+      // Enter/Space give a click with detail 0: a keyboard player gets the focus back on the
+      // hand at their next turn, a mouse or touch player is left alone.
+      this.autoFocus = event.detail === 0;
+      this.playMove(button.dataset.card);
     });
     this.refs.hand.addEventListener("keydown", (event) => this.onHandKey(event));
     root.querySelector("[data-action=pass]").addEventListener("click", () => this.playMove("pass"));
+    root.querySelector("[data-action=back]").addEventListener("click", () => this.send({ type: "back" }));
     root
       .querySelector("[data-action=last-trick]")
       .addEventListener("click", () => this.toggleLastTrick());
@@ -385,6 +391,7 @@ class TableApp {
   onHandKey(event) {
     const keys = ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"];
     if (!keys.includes(event.key)) return;
+    this.autoFocus = true;
     const cards = [...this.refs.hand.querySelectorAll("button[data-card]:not([disabled])")];
     if (!cards.length) return;
     event.preventDefault();
@@ -469,7 +476,7 @@ class TableApp {
     let name = seat && seat.name ? seat.name : this.t("seat_n", { n: seatNumber + 1 });
     // Three "Bot (heuristic)"s must still be told apart: add the seat number to twins.
     const twins = ((this.state && this.state.table.seats) || []).filter((s) => s.name === name);
-    if (twins.length > 1) name = `${name} ${seatNumber + 1}`;
+    if (twins.length > 1) name = name.replace(/^(\S+)/, `$1 ${seatNumber + 1}`);
     return this.isMe(seatNumber) ? `${name} (${this.t("you")})` : name;
   }
 
@@ -493,6 +500,8 @@ class TableApp {
     this.refs["table-name"].textContent = table.name;
     this.refs.watching.hidden = !spectator;
     this.refs["replay-link"].hidden = table.status !== "finished";
+    const mySeat = !spectator ? this.seat(state.you.seat) : null;
+    this.refs.away.hidden = !(mySeat && mySeat.away && table.status === "playing");
     this.refs.contract.textContent = deal ? this.t(`contract_${deal.contract}`) : "";
     this.refs.contract.hidden = !deal;
     this.refs["deal-number"].textContent =

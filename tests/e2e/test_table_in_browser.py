@@ -84,6 +84,7 @@ def test_whole_partie_against_three_bots(asgi_live_server, chromium, screenshot_
     page.wait_for_url(re.compile(r"/lobby/$"))
 
     # Create a table for four with bots for the empty seats, no clock.
+    page.screenshot(path=str(screenshot_dir / "lobby.png"))
     form = page.locator("[data-ref=create-form]")
     form.locator("[name=name]").fill("Browser table")
     form.locator("[name=size]").select_option("4")
@@ -164,5 +165,17 @@ def test_whole_partie_against_three_bots(asgi_live_server, chromium, screenshot_
 
     page.screenshot(path=str(screenshot_dir / "table-finished.png"), full_page=True)
     assert own_moves, "the human seat never moved"
+
+    # The replay page of the finished Partie re-derives the same score sheet from the record.
+    page.locator("[data-ref=replay-link]").click()
+    page.wait_for_url(re.compile(rf"/tables/{table_id}/replay/$"))
+    page.wait_for_selector("[data-ref=sheet] tfoot tr.totals td")
+    replay_totals = page.locator("[data-ref=sheet] tfoot tr.totals td").all_text_contents()
+    assert replay_totals == totals
+    page.locator("[data-ref=deal-select]").select_option("1")
+    for _ in range(6):
+        page.keyboard.press("ArrowRight")
+    assert page.locator("[data-ref=step-label]").text_content().strip().startswith("Move 6 /")
+    page.screenshot(path=str(screenshot_dir / "replay.png"))
     assert page_errors == []
     context.close()
