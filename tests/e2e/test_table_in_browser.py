@@ -65,6 +65,23 @@ def play_one(page) -> str:
     return "pass"
 
 
+def play_with_keyboard(page) -> str:
+    """Play the last legal card with the keyboard alone: focus, End, Enter."""
+    focused = page.evaluate("() => document.activeElement?.dataset?.card ?? null")
+    legal = page.locator(".hand-card.legal:not([disabled])")
+    if not legal.count():
+        page.locator("[data-action=pass]").focus()
+        page.keyboard.press("Enter")
+        return "pass"
+    if focused is None:
+        legal.first.focus()
+    page.keyboard.press("End")
+    code = page.evaluate("() => document.activeElement.dataset.card")
+    assert code == legal.last.get_attribute("data-card")
+    page.keyboard.press("Enter")
+    return code
+
+
 def test_whole_partie_against_three_bots(asgi_live_server, chromium, screenshot_dir: Path) -> None:
     from games import selectors
     from games.models import Table
@@ -102,6 +119,7 @@ def test_whole_partie_against_three_bots(asgi_live_server, chromium, screenshot_
     own_moves: list[str] = []
     shots: dict[str, int] = {}
     reloaded = False
+    keyboard_moves: list[str] = []
     while wait_until_ready_or_finished(page) == "move":
         state = client_state(page)
         contract = state["deal"]["contract"]
@@ -136,6 +154,13 @@ def test_whole_partie_against_three_bots(asgi_live_server, chromium, screenshot_
             page.set_viewport_size(DESKTOP)
             page.screenshot(path=str(screenshot_dir / "table-rosbiratschka-french.png"))
             shots["phone"] = 1
+        if contract == "no_jacks":
+            # Keyboard only for this deal; after the first move the focus comes back by itself.
+            if keyboard_moves:
+                assert page.evaluate("() => document.activeElement.matches('.hand-card.legal')")
+            keyboard_moves.append(play_with_keyboard(page))
+            own_moves.append(keyboard_moves[-1])
+            continue
         own_moves.append(play_one(page))
         assert len(own_moves) <= MAX_OWN_MOVES, "the Partie does not end"
 
@@ -165,6 +190,7 @@ def test_whole_partie_against_three_bots(asgi_live_server, chromium, screenshot_
 
     page.screenshot(path=str(screenshot_dir / "table-finished.png"), full_page=True)
     assert own_moves, "the human seat never moved"
+    assert len(keyboard_moves) >= 2
 
     # The replay page of the finished Partie re-derives the same score sheet from the record.
     page.locator("[data-ref=replay-link]").click()
