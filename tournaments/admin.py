@@ -1,11 +1,270 @@
-from django.contrib import admin
+"""Admin for tournaments: organisers see and change only their own club's events.
 
-from tournaments.models import Tournament
+Actions call the same services as the pages and the scheduler, and every one of them lands in
+the audit log (``AuditLog``, read-only here).
+"""
+
+from __future__ import annotations
+
+import csv
+from typing import Any
+
+from django.contrib import admin, messages
+from django.http import HttpRequest, HttpResponse
+
+from tournaments import selectors, services
+from tournaments.models import AuditLog, Entry, PhysicalResult, Round, Standing, Tournament
+
+
+class _ClubScoped:
+    """Rows visible and changeable only for superusers and the club's organisers."""
+
+    club_path = "club"
+
+    def get_queryset(self, request: HttpRequest):
+        queryset = super().get_queryset(request)  # type: ignore[misc]
+        if request.user.is_superuser:
+            return queryset
+        return queryset.filter(
+            **{f"{self.club_path}__in": selectors.managed_club_ids(request.user)}
+        )
+
+    def _may(self, request: HttpRequest, obj: Any) -> bool:
+        if obj is None:
+            return request.user.is_superuser or bool(selectors.managed_club_ids(request.user))
+        tournament = obj if isinstance(obj, Tournament) else obj.tournament
+        return selectors.can_manage(request.user, tournament)
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return request.user.is_staff and self._may(request, obj)
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return request.user.is_staff and self._may(request, obj)
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return request.user.is_staff and self._may(request, obj)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return request.user.is_staff and self._may(request, obj)
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return request.user.is_staff and self._may(request, None)
+
+
+class RoundInline(admin.TabularInline):
+    model = Round
+    extra = 0
+    fields = ["number", "status", "scheduled_at", "started_at", "finished_at"]
+    readonly_fields = ["status", "started_at", "finished_at"]
+
+    def has_change_permission(self, request, obj=None):
+        return obj is None or selectors.can_manage(request.user, obj)
+
+    def has_add_permission(self, request, obj=None):
+        return obj is None or selectors.can_manage(request.user, obj)
+
+    def has_delete_permission(self, request, obj=None):
+        return obj is None or selectors.can_manage(request.user, obj)
+
+    def has_view_permission(self, request, obj=None):
+        return obj is None or selectors.can_manage(request.user, obj)
+
+
+class EntryInline(admin.TabularInline):
+    model = Entry
+    extra = 0
+    fields = ["user", "status", "plays_online", "rating", "first_round", "seed_number"]
+    readonly_fields = ["rating", "seed_number"]
+    raw_id_fields = ["user"]
+
+    has_change_permission = RoundInline.has_change_permission
+    has_add_permission = RoundInline.has_add_permission
+    has_delete_permission = RoundInline.has_delete_permission
+    has_view_permission = RoundInline.has_view_permission
 
 
 @admin.register(Tournament)
-class TournamentAdmin(admin.ModelAdmin):
-    list_display = ["name", "club", "starts_at", "status", "table_size", "rounds"]
-    list_filter = ["status", "club"]
+class TournamentAdmin(_ClubScoped, admin.ModelAdmin):
+    list_display = ["name", "club", "format", "mode", "starts_at", "status", "rounds"]
+    list_filter = ["status", "format", "mode", "club"]
     search_fields = ["name"]
     prepopulated_fields = {"slug": ["name"]}
+    inlines = [RoundInline, EntryInline]
+    actions = [
+        "open_registration",
+        "start_next_round",
+        "reseat_next_round",
+        "recompute_standings",
+        "export_standings_csv",
+        "export_results_csv",
+    ]
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if db_field.name == "club" and not request.user.is_superuser:
+            from rosbi_platform.accounts.models import Club
+
+            kwargs["queryset"] = Club.objects.filter(
+                pk__in=selectors.managed_club_ids(request.user)
+            )
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        services.log_action(obj, request.user, "admin_change" if change else "admin_add")
+        if not change:
+            services.ensure_rounds(obj)
+
+    def _each(self, request, queryset, label: str, run) -> None:
+        done = 0
+        for tournament in queryset:
+            try:
+                if run(tournament):
+                    done += 1
+            except services.TournamentError as error:
+                self.message_user(request, f"{tournament}: {error}", messages.ERROR)
+        self.message_user(request, f"{label}: {done} of {queryset.count()} event(s).")
+
+    @admin.action(description="Open registration")
+    def open_registration(self, request, queryset):
+        self._each(
+            request,
+            queryset,
+            "Registration opened",
+            lambda t: services.open_registration(t.pk, by=request.user),
+        )
+
+    @admin.action(description="Start the next round now")
+    def start_next_round(self, request, queryset):
+        self._each(
+            request,
+            queryset,
+            "Round started",
+            lambda t: services.start_next_round(t.pk, by=request.user),
+        )
+
+    @admin.action(description="Re-seat the next round (before it is released)")
+    def reseat_next_round(self, request, queryset):
+        def run(tournament: Tournament) -> bool:
+            round_ = selectors.current_round(tournament)
+            if round_ is None:
+                raise services.TournamentError("Every round is finished.")
+            if round_.status == Round.Status.PENDING:
+                return services.seat_round(round_.pk, by=request.user)
+            return services.reseat_round(round_.pk, by=request.user)
+
+        self._each(request, queryset, "Round re-seated", run)
+
+    @admin.action(description="Recompute standings")
+    def recompute_standings(self, request, queryset):
+        def run(tournament: Tournament) -> bool:
+            services.recompute_standings(tournament.pk)
+            services.log_action(tournament, request.user, "recompute_standings")
+            return True
+
+        self._each(request, queryset, "Standings recomputed", run)
+
+    @admin.action(description="Export standings as CSV")
+    def export_standings_csv(self, request, queryset):
+        response = HttpResponse(content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = 'attachment; filename="standings.csv"'
+        writer = csv.writer(response)
+        writer.writerow(
+            [
+                "tournament",
+                "rank",
+                "player",
+                "points",
+                "penalty",
+                "opponents_points",
+                "table_wins",
+                "rounds_played",
+                "rounds_absent",
+                "percent",
+            ]
+        )
+        for tournament in queryset:
+            services.log_action(tournament, request.user, "export_standings")
+            for row in selectors.standings_rows(tournament):
+                writer.writerow(
+                    [
+                        tournament.slug,
+                        row.rank,
+                        selectors.entry_name(row.entry),
+                        row.points,
+                        row.penalty,
+                        row.opponents_points,
+                        row.table_wins,
+                        row.rounds_played,
+                        row.rounds_absent,
+                        "" if row.percent is None else row.percent,
+                    ]
+                )
+        return response
+
+    @admin.action(description="Export results as CSV")
+    def export_results_csv(self, request, queryset):
+        response = HttpResponse(content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = 'attachment; filename="results.csv"'
+        writer = csv.writer(response)
+        writer.writerow(["tournament", "round", "table", "seat", "player", "total", "forfeit"])
+        for tournament in queryset:
+            services.log_action(tournament, request.user, "export_results")
+            for row in selectors.result_rows(tournament):
+                writer.writerow([tournament.slug, *row])
+        return response
+
+
+@admin.register(AuditLog)
+class AuditLogAdmin(_ClubScoped, admin.ModelAdmin):
+    club_path = "tournament__club"
+    list_display = ["created", "tournament", "actor", "action"]
+    list_filter = ["action"]
+    readonly_fields = ["tournament", "actor", "action", "details", "created"]
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Standing)
+class StandingAdmin(_ClubScoped, admin.ModelAdmin):
+    club_path = "tournament__club"
+    list_display = ["tournament", "rank", "entry", "points", "penalty", "percent"]
+    list_filter = ["tournament"]
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(PhysicalResult)
+class PhysicalResultAdmin(_ClubScoped, admin.ModelAdmin):
+    club_path = "table__round__tournament__club"
+    list_display = ["table", "version", "submitted_by", "submitted_at", "confirmed_by"]
+    readonly_fields = [
+        "table",
+        "version",
+        "penalties",
+        "submitted_by",
+        "submitted_at",
+        "confirmed_by",
+        "confirmed_at",
+    ]
+
+    def _may(self, request, obj):
+        if obj is None:
+            return super()._may(request, None)
+        return selectors.can_manage(request.user, obj.table.round.tournament)
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False

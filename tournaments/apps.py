@@ -5,3 +5,19 @@ from django.utils.translation import gettext_lazy as _
 class TournamentsConfig(AppConfig):
     name = "tournaments"
     verbose_name = _("Tournaments")
+
+    def ready(self) -> None:
+        from games.signals import partie_finished
+
+        partie_finished.connect(
+            _on_partie_finished, dispatch_uid="tournaments.record_partie_result"
+        )
+
+
+def _on_partie_finished(sender, partie, table, results, **kwargs) -> None:
+    """Record a tournament table's result; everything else is queued after the commit."""
+    if table.tournament_round_id is None:
+        return
+    from tournaments.services import record_partie_result
+
+    record_partie_result(table.pk, results)

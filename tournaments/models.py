@@ -1,9 +1,40 @@
-"""Tournaments: deliberately small for now; the tournaments work extends it."""
+"""Tournaments on the platform: events, entries, rounds, tables, results, standings, audit.
 
+The database is the whole truth. Every automatic step (open registration, seat a round, start
+it, handle no-shows, close it) is a status transition taken under a row lock, and the
+constraints below make a second attempt fail loudly instead of doing the work twice: one seat
+per entrant per round, one table number per round, one result version number per table.
+Standings rows are a cache, recomputed from the stored results as a pure function.
+"""
+
+from __future__ import annotations
+
+import secrets
+import zoneinfo
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from rosbi_platform.accounts.models import Club
+from tournaments.standings import DEFAULT_TIEBREAKS
+
+
+def new_tournament_seed() -> str:
+    """Every random choice of an event (lot, duplicate deals) derives from this seed."""
+    return secrets.token_hex(8)
+
+
+def default_tiebreaks() -> list[str]:
+    return list(DEFAULT_TIEBREAKS)
+
+
+def validate_time_zone(value: str) -> None:
+    if value not in zoneinfo.available_timezones():
+        raise ValidationError(
+            _("%(value)s is not a known IANA time zone."), params={"value": value}
+        )
 
 
 class Tournament(models.Model):
@@ -12,6 +43,34 @@ class Tournament(models.Model):
         RUNNING = "running", _("Running")
         FINISHED = "finished", _("Finished")
         CANCELLED = "cancelled", _("Cancelled")
+
+    class Format(models.TextChoices):
+        SWISS = "swiss", _("Swiss-style seating")
+        KNOCKOUT = "knockout", _("Knockout")
+        DUPLICATE = "duplicate", _("Duplicate")
+        FIXED = "fixed", _("Fixed schedule")
+
+    class Mode(models.TextChoices):
+        ONLINE = "online", _("Online")
+        PHYSICAL = "physical", _("Physical tables")
+        HYBRID = "hybrid", _("Hybrid (online and physical)")
+
+    class Scheduling(models.TextChoices):
+        FIXED_TIMES = "fixed_times", _("Fixed round times")
+        INTERVAL = "interval", _("Interval after the previous round")
+
+    class Window(models.TextChoices):
+        NOT_OPEN = "not_open", _("Not open yet")
+        OPEN = "open", _("Open")
+        CLOSED = "closed", _("Closed")
+
+    class NoShow(models.TextChoices):
+        BOT = "bot", _("A bot takes the seat; the absent player scores a forfeit")
+        FORFEIT = "forfeit", _("Forfeit for the round and withdrawal from the event")
+
+    class FirstRound(models.TextChoices):
+        LOT = "lot", _("By lot")
+        RATING = "rating", _("By rating")
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="tournaments")
     name = models.CharField(_("name"), max_length=120)
@@ -23,6 +82,84 @@ class Tournament(models.Model):
     )
     table_size = models.PositiveSmallIntegerField(_("players per table"), default=4)
     rounds = models.PositiveSmallIntegerField(_("rounds"), default=3)
+
+    format = models.CharField(
+        _("format"), max_length=10, choices=Format.choices, default=Format.SWISS
+    )
+    mode = models.CharField(_("where"), max_length=10, choices=Mode.choices, default=Mode.ONLINE)
+    allow_other_sizes = models.BooleanField(
+        _("allow one more or one fewer per table"),
+        default=True,
+        help_text=_("Tables of 3 or 5 (around the preferred size) make the numbers work."),
+    )
+    doubling = models.BooleanField(_("doubling (house rule)"), default=True)
+    layout = models.CharField(
+        _("layout rule (house rule)"),
+        max_length=16,
+        choices=[("extend_first", _("Extend first")), ("free", _("Free"))],
+        default="extend_first",
+    )
+    rated = models.BooleanField(_("rated"), default=False)
+    time_zone = models.CharField(
+        _("time zone"), max_length=64, default="Europe/Berlin", validators=[validate_time_zone]
+    )
+    scheduling = models.CharField(
+        _("round times"), max_length=12, choices=Scheduling.choices, default=Scheduling.INTERVAL
+    )
+    round_interval_minutes = models.PositiveIntegerField(
+        _("minutes between rounds"),
+        default=10,
+        help_text=_("With interval scheduling: pause after the previous round has finished."),
+    )
+    registration_opens_at = models.DateTimeField(_("registration opens"), null=True, blank=True)
+    registration_closes_at = models.DateTimeField(_("registration closes"), null=True, blank=True)
+    check_in_opens_at = models.DateTimeField(_("check-in opens"), null=True, blank=True)
+    check_in_closes_at = models.DateTimeField(_("check-in closes"), null=True, blank=True)
+    registration = models.CharField(
+        _("registration"), max_length=10, choices=Window.choices, default=Window.NOT_OPEN
+    )
+    check_in = models.CharField(
+        _("check-in"), max_length=10, choices=Window.choices, default=Window.NOT_OPEN
+    )
+    members_only = models.BooleanField(_("club members only"), default=False)
+    min_rating = models.IntegerField(_("minimum rating"), null=True, blank=True)
+    max_rating = models.IntegerField(_("maximum rating"), null=True, blank=True)
+    capacity = models.PositiveIntegerField(_("capacity"), null=True, blank=True)
+    first_round = models.CharField(
+        _("first round seating"), max_length=8, choices=FirstRound.choices, default=FirstRound.LOT
+    )
+    avoid_same_club = models.BooleanField(_("keep club mates apart"), default=False)
+    knockout_advance = models.PositiveSmallIntegerField(
+        _("advance per table (knockout)"), default=2
+    )
+    placement_points = models.JSONField(
+        _("placement points"),
+        default=dict,
+        blank=True,
+        help_text=_('Per table size, e.g. {"4": [3, 2, 1, 0]}; empty means the scaled default.'),
+    )
+    tiebreaks = models.JSONField(_("tie-break order"), default=default_tiebreaks)
+    late_entry_until_round = models.PositiveSmallIntegerField(
+        _("late entry until round"),
+        default=1,
+        help_text=_("Entries are taken until this round is seated (1 means no late entry)."),
+    )
+    missed_round_points = models.FloatField(_("points for a missed round"), default=0.0)
+    missed_round_penalty = models.CharField(
+        _("penalty for a missed round"),
+        max_length=12,
+        default="round_max",
+        help_text=_('A number, "round_max" (worst total of that round) or "round_mean".'),
+    )
+    turn_seconds = models.PositiveIntegerField(_("seconds per move (online)"), default=30)
+    bot_level = models.CharField(_("bot level for no-shows"), max_length=16, default="heuristic")
+    no_show_grace_minutes = models.PositiveIntegerField(_("no-show grace (minutes)"), default=10)
+    no_show_policy = models.CharField(
+        _("no-shows"), max_length=10, choices=NoShow.choices, default=NoShow.BOT
+    )
+    seed = models.CharField(_("seed"), max_length=32, default=new_tournament_seed, editable=False)
+    standings_version = models.PositiveIntegerField(default=0, editable=False)
+    created = models.DateTimeField(auto_now_add=True, null=True)
 
     class Meta:
         ordering = ["starts_at", "name"]
@@ -37,3 +174,243 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def group_name(self) -> str:
+        """Channel-layer group of the live tournament page."""
+        return f"tournament.{self.pk}"
+
+    @property
+    def allowed_sizes(self) -> tuple[int, ...]:
+        if not self.allow_other_sizes:
+            return (self.table_size,)
+        return tuple(
+            s for s in (self.table_size - 1, self.table_size, self.table_size + 1) if 3 <= s <= 6
+        )
+
+
+class Entry(models.Model):
+    class Status(models.TextChoices):
+        REGISTERED = "registered", _("Registered")
+        CHECKED_IN = "checked_in", _("Checked in")
+        WITHDRAWN = "withdrawn", _("Withdrawn")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournament_entries"
+    )
+    status = models.CharField(
+        _("status"), max_length=12, choices=Status.choices, default=Status.REGISTERED
+    )
+    plays_online = models.BooleanField(_("plays online"), default=True)
+    rating = models.FloatField(_("rating at registration"), default=1500.0)
+    first_round = models.PositiveSmallIntegerField(_("first round"), default=1)
+    seed_number = models.PositiveIntegerField(_("knockout seed"), null=True, blank=True)
+    registered_at = models.DateTimeField(auto_now_add=True)
+    checked_in_at = models.DateTimeField(null=True, blank=True)
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "registered_at", "pk"]
+        verbose_name = _("entry")
+        verbose_name_plural = _("entries")
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "user"], name="one_entry_per_user")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.tournament}"
+
+
+class Round(models.Model):
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Not seated yet")
+        SEATED = "seated", _("Seated (not released)")
+        STARTED = "started", _("Playing")
+        FINISHED = "finished", _("Finished")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set")
+    number = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    scheduled_at = models.DateTimeField(_("starts at"), null=True, blank=True)
+    seated_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    no_shows_handled = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="unique_round_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} round {self.number}"
+
+
+class RoundTable(models.Model):
+    class Status(models.TextChoices):
+        SEATED = "seated", _("Seated")
+        PLAYING = "playing", _("Playing")
+        FINISHED = "finished", _("Finished")
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField()
+    size = models.PositiveSmallIntegerField()
+    physical = models.BooleanField(default=False)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.SEATED)
+    game_table = models.OneToOneField(
+        "games.Table",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="tournament_table",
+    )
+    deal_seed = models.BigIntegerField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["round", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="unique_table_in_round")
+        ]
+
+    def __str__(self) -> str:
+        return f"table {self.number} of {self.round}"
+
+
+class RoundSeat(models.Model):
+    """An entrant's seat in one round; ``total`` is the Partie penalty total once known."""
+
+    table = models.ForeignKey(RoundTable, on_delete=models.CASCADE, related_name="seats")
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seats")
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="seats")
+    seat = models.PositiveSmallIntegerField()
+    total = models.IntegerField(null=True, blank=True)
+    present = models.BooleanField(default=False)
+    forfeit = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["table", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "seat"], name="unique_seat_at_round_table"),
+            models.UniqueConstraint(fields=["round", "entry"], name="one_seat_per_round"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.entry} at seat {self.seat} of {self.table}"
+
+
+class RoundBye(models.Model):
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="byes")
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="byes")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["round", "entry"], name="one_bye_per_round"),
+        ]
+
+    def __str__(self) -> str:
+        return f"bye for {self.entry} in {self.round}"
+
+
+class PhysicalResult(models.Model):
+    """One submitted score sheet (6 deals x seats) of a physical table; never updated but for
+    its confirmation. A correction is a new version."""
+
+    table = models.ForeignKey(RoundTable, on_delete=models.CASCADE, related_name="sheets")
+    version = models.PositiveIntegerField()
+    penalties = models.JSONField()  # [deal][seat]
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    submitted_at = models.DateTimeField(auto_now_add=True)
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["table", "version"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "version"], name="unique_sheet_version")
+        ]
+
+    def __str__(self) -> str:
+        return f"sheet v{self.version} of {self.table}"
+
+    @property
+    def totals(self) -> list[int]:
+        return [sum(column) for column in zip(*self.penalties, strict=True)]
+
+
+class Standing(models.Model):
+    """Cached standings line; recomputed as a whole from the stored results."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="standings")
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="standings")
+    rank = models.PositiveIntegerField()
+    points = models.FloatField()
+    penalty = models.FloatField()
+    opponents_points = models.FloatField()
+    table_wins = models.PositiveIntegerField()
+    rounds_played = models.PositiveIntegerField()
+    rounds_absent = models.PositiveIntegerField()
+    percent = models.FloatField(null=True, blank=True)  # duplicate: mean matchpoint percentage
+
+    class Meta:
+        ordering = ["tournament", "rank", "entry"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "entry"], name="one_standing_per_entry")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.rank}. {self.entry}"
+
+
+class Notice(models.Model):
+    """In-app reminder ("your table is ready"); unique per user, table and kind, so a retried
+    task never reminds (or e-mails) twice."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournament_notices"
+    )
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="notices")
+    table = models.ForeignKey(RoundTable, on_delete=models.CASCADE, related_name="notices")
+    kind = models.CharField(max_length=20, default="table_ready")
+    message = models.CharField(max_length=200)
+    url = models.CharField(max_length=200)
+    created = models.DateTimeField(auto_now_add=True)
+    emailed_at = models.DateTimeField(null=True, blank=True)
+    read_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "table", "kind"], name="one_notice_per_table")
+        ]
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class AuditLog(models.Model):
+    """Who did what to an event (organisers, admins, and the scheduler as ``actor=None``)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="audit")
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    action = models.CharField(max_length=40)
+    details = models.JSONField(default=dict, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created", "-pk"]
+        verbose_name = _("audit log entry")
+        verbose_name_plural = _("audit log")
+
+    def __str__(self) -> str:
+        return f"{self.created:%Y-%m-%d %H:%M} {self.actor or 'scheduler'}: {self.action}"

@@ -1,9 +1,44 @@
-"""Read-only tournament queries."""
+"""Read-only tournament queries, and the standings as a pure function of the stored results."""
 
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import zoneinfo
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+from django.apps import apps
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from tournaments.models import Tournament
+from rosbi_platform.accounts.models import Club, ClubMembership
+from tournaments import duplicate as duplicate_algorithms
+from tournaments import knockout
+from tournaments.models import (
+    AuditLog,
+    Entry,
+    Notice,
+    PhysicalResult,
+    Round,
+    RoundBye,
+    RoundSeat,
+    RoundTable,
+    Standing,
+    Tournament,
+)
+from tournaments.standings import (
+    DEFAULT_TIEBREAKS,
+    AbsentScore,
+    StandingRow,
+    StandingsConfig,
+    TableResult,
+    compute_standings,
+)
+
+DEFAULT_RATING = 1500.0
+FORFEIT_TOTAL = 10**6  # a knockout forfeit always places last at its table
 
 
 def list_upcoming_tournaments(limit: int | None = None) -> QuerySet[Tournament]:
@@ -18,3 +53,385 @@ def list_upcoming_tournaments(limit: int | None = None) -> QuerySet[Tournament]:
         .order_by("starts_at", "name")
     )
     return tournaments[:limit] if limit is not None else tournaments
+
+
+# --------------------------------------------------------------------------- permissions
+
+
+def can_manage(user: Any, tournament: Tournament) -> bool:
+    """Superusers manage every event; an organiser only their own club's events."""
+    return can_manage_club(user, tournament.club_id)
+
+
+def can_manage_club(user: Any, club_id: int) -> bool:
+    if user is None or not user.is_authenticated:
+        return False
+    if user.is_superuser:
+        return True
+    return ClubMembership.objects.filter(
+        club_id=club_id, user=user, role=ClubMembership.Role.ORGANISER
+    ).exists()
+
+
+def managed_club_ids(user: Any) -> list[int]:
+    return list(
+        ClubMembership.objects.filter(user=user, role=ClubMembership.Role.ORGANISER).values_list(
+            "club_id", flat=True
+        )
+    )
+
+
+def managed_tournaments(user: Any) -> QuerySet[Tournament]:
+    if user.is_superuser:
+        return Tournament.objects.all()
+    return Tournament.objects.filter(club_id__in=managed_club_ids(user))
+
+
+# --------------------------------------------------------------------------- players
+
+
+def player_rating(user: Any) -> float:
+    """The player's rating from the ratings app when it stores one, else 1500.
+
+    The ratings app is built in parallel: any of its models with a ``user`` link and a
+    ``rating`` (or ``value``) field counts, so this needs no change when it lands.
+    """
+    try:
+        config = apps.get_app_config("ratings")
+    except LookupError:
+        return DEFAULT_RATING
+    for model in config.get_models():
+        names = {f.name for f in model._meta.get_fields()}
+        if "user" not in names:
+            continue
+        field = next((n for n in ("rating", "value", "elo") if n in names), None)
+        if field is None:
+            continue
+        value = model.objects.filter(user=user).values_list(field, flat=True).first()
+        if value is not None:
+            return float(value)
+    return DEFAULT_RATING
+
+
+def entry_name(entry: Entry) -> str:
+    profile = getattr(entry.user, "profile", None)
+    if profile is not None and profile.display_name:
+        return profile.display_name
+    return entry.user.get_username()
+
+
+# --------------------------------------------------------------------------- rounds
+
+
+def current_round(tournament: Tournament) -> Round | None:
+    """The first round that is not finished (the one the page counts down to)."""
+    return (
+        Round.objects.filter(tournament=tournament)
+        .exclude(status=Round.Status.FINISHED)
+        .order_by("number")
+        .first()
+    )
+
+
+def seating_of(round_: Round) -> list[RoundTable]:
+    return list(
+        RoundTable.objects.filter(round=round_)
+        .prefetch_related("seats__entry__user__profile")
+        .select_related("game_table")
+        .order_by("number")
+    )
+
+
+def stored_rounds(tournament: Tournament) -> list[tuple[int, list[list[int]], list[int]]]:
+    """Every seated round as (number, tables of entry ids in seat order, byes)."""
+    seats = (
+        RoundSeat.objects.filter(round__tournament=tournament)
+        .exclude(round__status=Round.Status.PENDING)
+        .values_list("round__number", "table__number", "seat", "entry_id")
+        .order_by("round__number", "table__number", "seat")
+    )
+    tables: dict[int, dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
+    for round_number, table_number, _seat, entry_id in seats:
+        tables[round_number][table_number].append(entry_id)
+    byes: dict[int, list[int]] = defaultdict(list)
+    for round_number, entry_id in RoundBye.objects.filter(round__tournament=tournament).values_list(
+        "round__number", "entry_id"
+    ):
+        byes[round_number].append(entry_id)
+    numbers = sorted(set(tables) | set(byes))
+    return [
+        (n, [tables[n][t] for t in sorted(tables[n])], sorted(byes.get(n, []))) for n in numbers
+    ]
+
+
+def latest_sheet(table: RoundTable) -> PhysicalResult | None:
+    return PhysicalResult.objects.filter(table=table).order_by("-version").first()
+
+
+def sheets_of(table: RoundTable) -> QuerySet[PhysicalResult]:
+    return PhysicalResult.objects.filter(table=table).select_related("submitted_by", "confirmed_by")
+
+
+def present_seats(table: RoundTable) -> set[int]:
+    """Seats whose player showed: confirmed presence, or made a move of their own online."""
+    shown = set(table.seats.filter(present=True).values_list("seat", flat=True))
+    if table.game_table_id is not None:
+        from games.models import TableEvent
+
+        moved = TableEvent.objects.filter(
+            table_id=table.game_table_id, kind="move", data__by_bot=False
+        ).values_list("data__seat", flat=True)
+        shown.update(int(seat) for seat in moved)
+    return shown
+
+
+# --------------------------------------------------------------------------- standings
+
+
+@dataclass(frozen=True)
+class ComputedStanding:
+    """One standings line computed from stored results (``percent`` only in duplicate)."""
+
+    entry_id: int
+    rank: int
+    points: float
+    penalty: float
+    opponents_points: float
+    table_wins: int
+    rounds_played: int
+    rounds_absent: int
+    percent: float | None = None
+
+
+def standings_config(tournament: Tournament) -> StandingsConfig:
+    penalty: float | str = tournament.missed_round_penalty
+    with contextlib.suppress(ValueError):
+        penalty = float(penalty)
+    points_by_size = dict(StandingsConfig().points_by_size)
+    for size, scale in (tournament.placement_points or {}).items():
+        points_by_size[int(size)] = tuple(float(p) for p in scale)
+    return StandingsConfig(
+        points_by_size=points_by_size,
+        missed_round=AbsentScore(points=tournament.missed_round_points, penalty=penalty),
+    )
+
+
+def _finished_tables(tournament: Tournament) -> list[tuple[int, int, list[tuple[int, int, Any]]]]:
+    """(round, table, [(seat, player id, total)]) of every finished table; forfeited seats
+    carry a phantom id (negative) so the others keep their places as played."""
+    rows = (
+        RoundSeat.objects.filter(
+            round__tournament=tournament, table__status=RoundTable.Status.FINISHED
+        )
+        .values_list("round__number", "table__number", "seat", "entry_id", "total", "forfeit", "pk")
+        .order_by("round__number", "table__number", "seat")
+    )
+    grouped: dict[tuple[int, int], list[tuple[int, int, Any]]] = defaultdict(list)
+    for round_number, table_number, seat, entry_id, total, forfeit, pk in rows:
+        if total is None:
+            continue
+        player = -pk if forfeit else entry_id
+        grouped[(round_number, table_number)].append((seat, player, total))
+    return [(r, t, seats) for (r, t), seats in sorted(grouped.items())]
+
+
+def compute_tournament_standings(tournament: Tournament) -> list[ComputedStanding]:
+    """Standings from the stored table results alone: same results, same standings."""
+    finished = _finished_tables(tournament)
+    results = [
+        TableResult(round=r, table=t, penalties={player: total for _s, player, total in seats})
+        for r, t, seats in finished
+    ]
+    # Everyone who was seated or had a bye at least once; late entrants join when first seated.
+    entries = sorted(
+        set(
+            RoundSeat.objects.filter(round__tournament=tournament).values_list(
+                "entry_id", flat=True
+            )
+        )
+        | set(
+            RoundBye.objects.filter(round__tournament=tournament).values_list("entry_id", flat=True)
+        )
+    )
+    byes: dict[int, list[int]] = defaultdict(list)
+    for number, entry_id in RoundBye.objects.filter(round__tournament=tournament).values_list(
+        "round__number", "entry_id"
+    ):
+        byes[number].append(entry_id)
+    rounds_done = (
+        Round.objects.filter(tournament=tournament, status=Round.Status.FINISHED)
+        .order_by("-number")
+        .values_list("number", flat=True)
+        .first()
+        or 0
+    )
+    rows = compute_standings(
+        results,
+        tournament.tiebreaks or DEFAULT_TIEBREAKS,
+        players=entries,
+        rounds=rounds_done,
+        byes=byes,
+        config=standings_config(tournament),
+    )
+    real = [row for row in rows if not (isinstance(row.player, int) and row.player < 0)]
+    percent: dict[int, float] = {}
+    if tournament.format == Tournament.Format.DUPLICATE:
+        percent = _duplicate_percentages(finished)
+        ordered = sorted(real, key=lambda row: (-round(percent.get(row.player, 0.0), 9), row.rank))
+        return _ranked(
+            ordered, lambda row: (round(percent.get(row.player, 0.0), 9), row.rank), percent
+        )
+    return _ranked(real, lambda row: row.rank, percent)
+
+
+def _ranked(rows: list[StandingRow], key, percent: dict[int, float]) -> list[ComputedStanding]:
+    """Renumber after phantoms are dropped: equal keys share the rank (1, 2, 2, 4)."""
+    out: list[ComputedStanding] = []
+    previous = object()
+    rank = 0
+    for position, row in enumerate(rows, start=1):
+        current = key(row)
+        if current != previous:
+            rank = position
+            previous = current
+        out.append(
+            ComputedStanding(
+                entry_id=row.player,
+                rank=rank,
+                points=row.points,
+                penalty=row.penalty,
+                opponents_points=row.opponents_points,
+                table_wins=row.table_wins,
+                rounds_played=row.rounds_played,
+                rounds_absent=row.rounds_absent,
+                percent=percent.get(row.player) if percent else None,
+            )
+        )
+    return out
+
+
+def _duplicate_percentages(
+    finished: list[tuple[int, int, list[tuple[int, int, Any]]]],
+) -> dict[int, float]:
+    by_round: dict[int, list[duplicate_algorithms.DuplicateTable]] = defaultdict(list)
+    for round_number, _table, seats in finished:
+        by_round[round_number].append(
+            duplicate_algorithms.DuplicateTable(
+                players=[player for _s, player, _t in seats],
+                penalties=[total for _s, _p, total in seats],
+            )
+        )
+    scores = [duplicate_algorithms.matchpoints(tables) for tables in by_round.values()]
+    totals = duplicate_algorithms.duplicate_totals(scores)
+    return {p: v for p, v in totals.items() if not (isinstance(p, int) and p < 0)}
+
+
+def standings_rows(tournament: Tournament) -> QuerySet[Standing]:
+    return Standing.objects.filter(tournament=tournament).select_related("entry__user__profile")
+
+
+def standings_payload(tournament: Tournament) -> dict[str, Any]:
+    """The standings as the live page's JSON (pushed over the websocket after a recompute)."""
+    return {
+        "version": tournament.standings_version,
+        "rows": [
+            {
+                "rank": row.rank,
+                "name": entry_name(row.entry),
+                "points": round(row.points, 2),
+                "penalty": round(row.penalty, 2),
+                "opponents_points": round(row.opponents_points, 2),
+                "table_wins": row.table_wins,
+                "percent": None if row.percent is None else round(row.percent, 1),
+            }
+            for row in standings_rows(tournament)
+        ],
+    }
+
+
+# --------------------------------------------------------------------------- knockout
+
+
+def knockout_bracket(tournament: Tournament) -> knockout.Bracket | None:
+    seeds = list(
+        Entry.objects.filter(tournament=tournament, seed_number__isnull=False)
+        .order_by("seed_number")
+        .values_list("pk", flat=True)
+    )
+    if len(seeds) < knockout.MIN_PLAYERS:
+        return None
+    return knockout.build_bracket(seeds, knockout_results(tournament), knockout_config(tournament))
+
+
+def knockout_config(tournament: Tournament) -> knockout.KnockoutConfig:
+    return knockout.KnockoutConfig(
+        table_size=tournament.table_size,
+        allowed=tournament.allowed_sizes,
+        advance=tournament.knockout_advance,
+    )
+
+
+def knockout_results(tournament: Tournament) -> list[dict[int, float]]:
+    """Per round, each seated entrant's total (forfeits last); stops at the first open round."""
+    results: list[dict[int, float]] = []
+    for round_ in Round.objects.filter(tournament=tournament).order_by("number"):
+        seats = list(
+            RoundSeat.objects.filter(
+                round=round_, table__status=RoundTable.Status.FINISHED
+            ).values_list("entry_id", "total", "forfeit")
+        )
+        if not seats:
+            break
+        results.append(
+            {entry: (FORFEIT_TOTAL if forfeit else total) for entry, total, forfeit in seats}
+        )
+    return results
+
+
+# --------------------------------------------------------------------------- pages
+
+
+def club_page(club: Club) -> dict[str, Any]:
+    return {
+        "club": club,
+        "tournaments": Tournament.objects.filter(club=club).order_by("-starts_at"),
+        "memberships": ClubMembership.objects.filter(club=club)
+        .select_related("user__profile")
+        .order_by("-role", "user__username"),
+    }
+
+
+def notices_for(user: Any, limit: int = 10) -> QuerySet[Notice]:
+    return Notice.objects.filter(user=user).order_by("-created")[:limit]
+
+
+def audit_of(tournament: Tournament, limit: int = 50) -> QuerySet[AuditLog]:
+    return AuditLog.objects.filter(tournament=tournament).select_related("actor")[:limit]
+
+
+def in_zone(moment: dt.datetime | None, zone: str) -> dt.datetime | None:
+    if moment is None:
+        return None
+    try:
+        return moment.astimezone(zoneinfo.ZoneInfo(zone))
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return moment
+
+
+def entry_of(tournament: Tournament, user: Any) -> Entry | None:
+    if user is None or not user.is_authenticated:
+        return None
+    return Entry.objects.filter(tournament=tournament, user=user).first()
+
+
+def result_rows(tournament: Tournament) -> list[tuple[int, int, int, str, int | None, bool]]:
+    """(round, table, seat, player, total, forfeit) of every seat, for exports."""
+    seats = (
+        RoundSeat.objects.filter(round__tournament=tournament)
+        .select_related("round", "table", "entry__user__profile")
+        .order_by("round__number", "table__number", "seat")
+    )
+    return [
+        (s.round.number, s.table.number, s.seat, entry_name(s.entry), s.total, s.forfeit)
+        for s in seats
+    ]

@@ -1,8 +1,243 @@
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+"""Tournament pages: list, club page, live event page, bracket, print-outs, score sheets.
 
-from tournaments.selectors import list_upcoming_tournaments
+Views only translate requests into service calls and selector reads.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseForbidden,
+    JsonResponse,
+)
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_POST
+
+from rosbi_platform.accounts.models import Club
+from tournaments import knockout, selectors, services
+from tournaments.forms import ScoreSheetForm
+from tournaments.models import PhysicalResult, Round, RoundTable, Tournament
 
 
 def tournament_list(request: HttpRequest) -> HttpResponse:
-    return render(request, "tournaments/list.html", {"tournaments": list_upcoming_tournaments()})
+    return render(
+        request, "tournaments/list.html", {"tournaments": selectors.list_upcoming_tournaments()}
+    )
+
+
+def club_page(request: HttpRequest, slug: str) -> HttpResponse:
+    club = get_object_or_404(Club, slug=slug)
+    context = selectors.club_page(club)
+    context["can_manage"] = selectors.can_manage_club(request.user, club.pk)
+    return render(request, "tournaments/club.html", context)
+
+
+def _viewer_zone(request: HttpRequest) -> str:
+    profile = getattr(request.user, "profile", None) if request.user.is_authenticated else None
+    return getattr(profile, "time_zone", None) or timezone.get_current_timezone_name()
+
+
+def _page_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
+    current = selectors.current_round(tournament)
+    rounds = list(Round.objects.filter(tournament=tournament).order_by("number"))
+    shown = current or (rounds[-1] if rounds else None)
+    viewer_zone = _viewer_zone(request)
+    return {
+        "tournament": tournament,
+        "rounds": rounds,
+        "current": current,
+        "shown_round": shown,
+        "tables": selectors.seating_of(shown) if shown else [],
+        "byes": shown.byes.select_related("entry__user") if shown else [],
+        "standings": selectors.standings_rows(tournament),
+        "entry": selectors.entry_of(tournament, request.user),
+        "entries": tournament.entries.select_related("user__profile").order_by("registered_at"),
+        "can_manage": selectors.can_manage(request.user, tournament),
+        "event_zone": tournament.time_zone,
+        "viewer_zone": viewer_zone,
+        "starts_event": selectors.in_zone(tournament.starts_at, tournament.time_zone),
+        "starts_viewer": selectors.in_zone(tournament.starts_at, viewer_zone),
+        "round_event": selectors.in_zone(shown.scheduled_at, tournament.time_zone)
+        if shown
+        else None,
+        "round_viewer": selectors.in_zone(shown.scheduled_at, viewer_zone) if shown else None,
+        "notices": selectors.notices_for(request.user) if request.user.is_authenticated else [],
+        "audit": selectors.audit_of(tournament, 20)
+        if selectors.can_manage(request.user, tournament)
+        else [],
+        "is_knockout": tournament.format == Tournament.Format.KNOCKOUT,
+    }
+
+
+def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_object_or_404(Tournament.objects.select_related("club"), slug=slug)
+    return render(request, "tournaments/detail.html", _page_context(request, tournament))
+
+
+@require_GET
+def state_json(request: HttpRequest, slug: str) -> JsonResponse:
+    """What the live page refreshes from: round, countdown target, standings."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    current = selectors.current_round(tournament)
+    data = selectors.standings_payload(tournament)
+    data.update(
+        {
+            "status": tournament.status,
+            "round": None
+            if current is None
+            else {
+                "number": current.number,
+                "status": current.status,
+                "status_label": current.get_status_display(),
+                "starts_at": current.scheduled_at.isoformat() if current.scheduled_at else None,
+            },
+            "now": timezone.now().isoformat(),
+        }
+    )
+    return JsonResponse(data)
+
+
+@require_GET
+def bracket_svg(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug, format=Tournament.Format.KNOCKOUT)
+    bracket = selectors.knockout_bracket(tournament)
+    if bracket is None:
+        raise Http404("The bracket exists once round 1 is seated.")
+    names = {e.pk: selectors.entry_name(e) for e in tournament.entries.select_related("user")}
+    return HttpResponse(knockout.bracket_svg(bracket, names), content_type="image/svg+xml")
+
+
+@require_GET
+def print_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Printable seating list and one score sheet per physical table (print CSS)."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    round_ = get_object_or_404(Round, tournament=tournament, number=number)
+    from tournaments.sheets import CONTRACTS
+
+    return render(
+        request,
+        "tournaments/print.html",
+        {
+            "tournament": tournament,
+            "round": round_,
+            "tables": selectors.seating_of(round_),
+            "byes": round_.byes.select_related("entry__user"),
+            "contracts": CONTRACTS,
+            "starts": selectors.in_zone(round_.scheduled_at, tournament.time_zone),
+        },
+    )
+
+
+@login_required
+@require_POST
+def tournament_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    user = request.user
+    player_actions = {
+        "register": lambda: services.register_entry(
+            tournament.pk, user, plays_online=request.POST.get("where", "online") == "online"
+        ),
+        "check-in": lambda: services.check_in(tournament.pk, user),
+        "withdraw": lambda: services.withdraw_entry(tournament.pk, user),
+    }
+    organiser_actions = {
+        "open-registration": lambda: services.open_registration(tournament.pk, by=user),
+        "close-registration": lambda: services.close_registration(tournament.pk, by=user),
+        "open-check-in": lambda: services.open_check_in(tournament.pk, by=user),
+        "close-check-in": lambda: services.close_check_in(tournament.pk, by=user),
+        "start-next-round": lambda: services.start_next_round(tournament.pk, by=user),
+        "reseat": lambda: _reseat_current(tournament, user),
+        "recompute": lambda: services.recompute_standings(tournament.pk),
+    }
+    if action in organiser_actions and not selectors.can_manage(user, tournament):
+        return HttpResponseForbidden("Only the club's organisers can do this.")
+    run = player_actions.get(action) or organiser_actions.get(action)
+    if run is None:
+        raise Http404("No such action.")
+    try:
+        run()
+        if action == "recompute":
+            services.log_action(tournament, user, "recompute_standings")
+        messages.success(request, "Done.")
+    except services.TournamentError as error:
+        messages.error(request, str(error))
+    return redirect("tournaments:detail", slug=tournament.slug)
+
+
+def _reseat_current(tournament: Tournament, user: Any) -> bool:
+    round_ = selectors.current_round(tournament)
+    if round_ is None:
+        raise services.TournamentError("Every round is finished.")
+    if round_.status == Round.Status.PENDING:
+        return services.seat_round(round_.pk, by=user)
+    return services.reseat_round(round_.pk, by=user)
+
+
+@login_required
+@require_POST
+def confirm_presence(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = get_object_or_404(RoundTable.objects.select_related("round__tournament"), pk=table_id)
+    if services.confirm_presence(table.pk, request.user):
+        messages.success(request, "Welcome: you are marked present.")
+    return redirect("tournaments:detail", slug=table.round.tournament.slug)
+
+
+@login_required
+def score_sheet(request: HttpRequest, table_id: int) -> HttpResponse:
+    """Enter (or correct) a physical table's score sheet; shows every stored version."""
+    table = get_object_or_404(
+        RoundTable.objects.select_related("round__tournament"), pk=table_id, physical=True
+    )
+    tournament = table.round.tournament
+    allowed = (
+        selectors.can_manage(request.user, tournament)
+        or table.seats.filter(entry__user=request.user).exists()
+    )
+    if not allowed:
+        return HttpResponseForbidden("Only the organisers and the players at the table.")
+    latest = selectors.latest_sheet(table)
+    initial = {}
+    if latest is not None:
+        for deal, row in enumerate(latest.penalties):
+            for seat, value in enumerate(row):
+                initial[f"d{deal}s{seat}"] = value
+    form = ScoreSheetForm(request.POST or None, seats=table.size, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.submit_physical_result(table.pk, form.penalties(), by=request.user)
+            messages.success(request, "Score sheet stored: a second person must confirm it.")
+            return redirect(reverse("tournaments:sheet", args=[table.pk]))
+        except services.TournamentError as error:
+            form.add_error(None, str(error))
+    return render(
+        request,
+        "tournaments/sheet.html",
+        {
+            "table": table,
+            "tournament": tournament,
+            "form": form,
+            "seats": list(table.seats.select_related("entry__user__profile")),
+            "versions": selectors.sheets_of(table),
+            "latest": latest,
+        },
+    )
+
+
+@login_required
+@require_POST
+def confirm_sheet(request: HttpRequest, sheet_id: int) -> HttpResponse:
+    sheet = get_object_or_404(PhysicalResult, pk=sheet_id)
+    try:
+        services.confirm_physical_result(sheet.pk, by=request.user)
+        messages.success(request, "Confirmed: the result counts.")
+    except services.TournamentError as error:
+        messages.error(request, str(error))
+    return redirect(reverse("tournaments:sheet", args=[sheet.table_id]))

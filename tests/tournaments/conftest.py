@@ -1,0 +1,27 @@
+"""Tournament test set-up: bots without think time, and helpers to run events."""
+
+from __future__ import annotations
+
+import pytest
+
+from rosbi_platform import celery_app
+
+
+@pytest.fixture
+def instant_bots(settings):
+    """Bots answer at once (the live tables' think pause is for people watching)."""
+    settings.GAMES_BOT_THINK_SECONDS = 0
+    settings.GAMES_DEFAULT_BOT_LEVEL = "random"
+    return settings
+
+
+@pytest.fixture
+def eager_celery(settings, instant_bots):
+    """Celery tasks run in-process right after the commit that queued them."""
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    settings.CELERY_TASK_EAGER_PROPAGATES = True
+    previous = (celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates)
+    celery_app.conf.task_always_eager = True
+    celery_app.conf.task_eager_propagates = True
+    yield
+    celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates = previous
