@@ -7,16 +7,23 @@ import uuid
 
 import pytest
 
-from rosbi_platform import celery_app
-
 # Test runs of several engineers share the embedded Redis and all number their tables from 1:
 # a prefix per run keeps their "table.1" groups apart.
 CHANNEL_PREFIX = f"test{os.getpid()}{uuid.uuid4().hex[:6]}"
 
 
 @pytest.fixture(autouse=True)
-def eager_tasks_and_instant_bots(settings):
-    """Run Celery tasks in-process right after commit and let bots answer at once."""
+def eager_tasks_and_instant_bots(request):
+    """Run Celery tasks in-process right after commit and let bots answer at once.
+
+    Only for tests that use the database: the pure state tests also run without Django.
+    """
+    if request.node.get_closest_marker("django_db") is None:
+        yield
+        return
+    from rosbi_platform import celery_app
+
+    settings = request.getfixturevalue("settings")
     layers = {name: dict(config) for name, config in settings.CHANNEL_LAYERS.items()}
     for config in layers.values():
         config["CONFIG"] = {**config.get("CONFIG", {}), "prefix": CHANNEL_PREFIX}
