@@ -47,6 +47,31 @@ def client_state(page) -> dict:
     return page.evaluate("() => JSON.parse(JSON.stringify(window.rosbiTable.state))")
 
 
+def spectator_page(chromium, user, url: str):
+    """A page for ``user`` (not seated) on the table, logged in through a session cookie."""
+    from django.conf import settings
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    context = chromium.new_context(viewport=PHONE, locale="en-GB", reduced_motion="reduce")
+    host = url.split("/")[2].split(":")[0]
+    context.add_cookies(
+        [
+            {
+                "name": "sessionid",
+                "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+                "domain": host,
+                "path": "/",
+            }
+        ]
+    )
+    page = context.new_page()
+    page.goto(url)
+    page.wait_for_selector("[data-ref=connection][data-state=ok]")
+    return page
+
+
 def wait_until_ready_or_finished(page) -> str:
     """'finished' or 'move' once the page offers something to do."""
     page.wait_for_selector(f"{READY}, {FINISHED}", state="attached", timeout=20_000)
@@ -138,6 +163,18 @@ def test_whole_partie_against_three_bots(asgi_live_server, chromium, screenshot_
     page.wait_for_selector("[data-ref=connection][data-state=ok]")
     page.locator("[data-action=start]").click()
 
+    # A second user watches: no hand, a "watching" label, and the players' chat.
+    watcher = spectator_page(chromium, make_player("fritz", "french"), f"{base}/tables/{table_id}/")
+    page.wait_for_selector(f"{READY}, {FINISHED}", state="attached")
+    page.locator("#chat-text").fill("Gut Blatt!")
+    page.locator("[data-ref=chat-form] button[type=submit]").click()
+    page.wait_for_selector("[data-ref=chat-log] li:has-text('Gut Blatt!')")
+    watcher.wait_for_selector("[data-ref=chat-log] li:has-text('Gut Blatt!')")
+    assert watcher.locator("[data-ref=watching]").is_visible()
+    assert watcher.locator("[data-ref=hand-area]").is_hidden()
+    assert watcher.locator(".hand-card").count() == 0
+    assert watcher.locator("[data-ref=chat-channel]").text_content() == "(Spectators)"
+
     own_moves: list[str] = []
     shots: dict[str, int] = {}
     reloaded = False
@@ -228,6 +265,11 @@ def test_whole_partie_against_three_bots(asgi_live_server, chromium, screenshot_
     page.keyboard.press("Escape")
 
     page.screenshot(path=str(screenshot_dir / "table-finished.png"), full_page=True)
+    # The spectator followed the whole Partie from events too.
+    watcher.wait_for_selector(FINISHED, state="attached")
+    assert client_state(watcher)["partie"] == expected["partie"]
+    watcher.screenshot(path=str(screenshot_dir / "table-spectator-phone.png"), full_page=True)
+    watcher.context.close()
     assert own_moves, "the human seat never moved"
     assert len(keyboard_moves) >= 2
 
