@@ -59,7 +59,7 @@ def spectator_page(chromium, user, url: str):
     context.add_cookies(
         [
             {
-                "name": "sessionid",
+                "name": settings.SESSION_COOKIE_NAME,
                 "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
                 "domain": host,
                 "path": "/",
