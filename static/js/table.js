@@ -244,7 +244,7 @@ class TableApp {
     window.clearInterval(this.pingTimer);
     this.syncing = false;
     this.pendingMove = null;
-    if (close.code === 4401 || close.code === 4403) {
+    if (close.code === 4401 || close.code === 4403 || close.code === 4404) {
       this.closedForGood = true;
       this.setConnection(this.t(`closed_${close.code}`), "error");
       this.showError(this.t(`closed_${close.code}`));
