@@ -153,5 +153,29 @@ def game_totals(round_table: RoundTable) -> dict[int, int]:
 
 def audit_actions(tournament: Tournament) -> list[str]:
     return list(
-        AuditLog.objects.filter(tournament=tournament).order_by("pk").values_list("action", flat=True)
+        AuditLog.objects.filter(tournament=tournament)
+        .order_by("pk")
+        .values_list("action", flat=True)
     )
+
+
+def random_sheet(players: int, seed: str, doubling: bool = True) -> list[list[int]]:
+    """A score sheet as a real table would fill it: six deals played out by the engine."""
+    import random
+
+    from games.engine import CONTRACT_ORDER, HouseRules, play_out_randomly, random_deal
+
+    rng = random.Random(seed)
+    rules = HouseRules(doubling=doubling)
+    return [
+        list(play_out_randomly(random_deal(players, contract, rng, rules=rules), rng).penalties)
+        for contract in CONTRACT_ORDER
+    ]
+
+
+def enter_and_confirm(table: RoundTable, organiser: Any, seed: str) -> list[int]:
+    """The organiser enters a table's sheet and the player in seat 0 confirms it."""
+    sheet = services.submit_physical_result(table.pk, random_sheet(table.size, seed), by=organiser)
+    player = table.seats.get(seat=0).entry.user
+    services.confirm_physical_result(sheet.pk, by=player)
+    return sheet.totals
