@@ -157,3 +157,35 @@ def test_an_unfinished_partie_is_not_handed_off(signals_received):
     assert services.hand_off_partie_result(partie.pk) is False
     assert signals_received == []
     assert Table.objects.get(pk=table.pk).status == "playing"
+
+
+def test_a_move_costs_a_handful_of_queries_whatever_the_history(django_assert_max_num_queries):
+    from games import selectors
+
+    table, users = humans_table(4, seed=3)
+    for _ in range(6):
+        table.refresh_from_db()
+        turn = table.turn_seat
+        view = selectors.build_snapshot(table.pk, users[turn])
+        # BEGIN, lock, table, seats, deal, deal update, table update, events insert, COMMIT.
+        with django_assert_max_num_queries(9):
+            result = services.submit_move(
+                table.pk, view["deal"]["legal_moves"][0], view["version"], user=users[turn]
+            )
+        assert result.status == "applied"
+
+
+def test_the_sweep_command_plays_expired_turns():
+    import datetime as dt
+    from io import StringIO
+
+    from django.core.management import call_command
+    from django.utils import timezone
+
+    table, users = humans_table(3, seed=4, turn_seconds=30)
+    out = StringIO()
+    call_command("sweep_clocks", stdout=out)
+    assert out.getvalue().strip() == "no expired turns"
+    Table.objects.filter(pk=table.pk).update(turn_deadline=timezone.now() - dt.timedelta(seconds=1))
+    call_command("sweep_clocks", stdout=out)
+    assert "played 1 stand-in move(s)" in out.getvalue()

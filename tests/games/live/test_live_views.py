@@ -156,3 +156,22 @@ async def test_the_lobby_socket_pushes_the_list_when_it_changes():
     assert [t["name"] for t in pushed["tables"]] == ["Fresh"]
     assert pushed["tables"][0]["id"] == table.pk
     await lobby.disconnect()
+
+
+def test_the_admin_exports_finished_parties_as_records():
+    admin = UserFactory(is_staff=True, is_superuser=True)
+    table = services.create_table(
+        owner=admin, size=3, seat_owner=False, fill_with_bots=True, bot_level="random"
+    )
+    services.start_table(table.pk, admin, seed=2)
+    client = logged_in(admin)
+    assert client.get(f"/admin/games/table/{table.pk}/change/").status_code == 200
+    assert client.get("/admin/games/tableevent/").status_code == 200
+    response = client.post(
+        "/admin/games/table/",
+        {"action": "replay_as_record", "_selected_action": [str(table.pk)]},
+    )
+    lines = response.content.decode().splitlines()
+    assert response["Content-Type"] == "application/x-ndjson"
+    record = json.loads(lines[0])
+    assert len(lines) == 1 and record["players"] == 3 and len(record["deals"]) == 6
