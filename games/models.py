@@ -76,6 +76,9 @@ class Table(models.Model):
     state_version = models.PositiveIntegerField(default=0)
     turn_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     turn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    # When the bot on turn should have moved: past it the sweeper queues the bot task again
+    # (a lost task or a restarted worker must not stall the table).
+    bot_due_at = models.DateTimeField(null=True, blank=True, db_index=True)
     # Hooks for tournaments: a plain id now, a foreign key once the tournaments app needs one.
     tournament_round_id = models.PositiveIntegerField(null=True, blank=True, db_index=True)
     context = models.JSONField(default=dict, blank=True)

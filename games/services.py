@@ -205,7 +205,14 @@ class _EventLog:
         if not self.events and not extra_fields:
             return
         table = self.table
-        fields = {"version", "state_version", "turn_seat", "turn_deadline", *extra_fields}
+        fields = {
+            "version",
+            "state_version",
+            "turn_seat",
+            "turn_deadline",
+            "bot_due_at",
+            *extra_fields,
+        }
         table.save(update_fields=sorted(fields))
         if not self.events:
             return
@@ -235,6 +242,8 @@ def _set_clock(table: Table, seats: list[Seat], deal: Deal | None, log: _EventLo
     turn = deal.turn if deal is not None and not deal.over else None
     seat = seats[turn] if turn is not None else None
     human_on_turn = seat is not None and seat.user_id is not None and not seat.away
+    bot_on_turn = seat is not None and not human_on_turn
+    table.bot_due_at = timezone.now() + _bot_stall_delta() if bot_on_turn else None
     deadline = None
     if human_on_turn and table.turn_seconds > 0:
         deadline = _now_ms() + dt.timedelta(seconds=table.turn_seconds)
@@ -250,6 +259,14 @@ def _set_clock(table: Table, seats: list[Seat], deal: Deal | None, log: _EventLo
             "seconds": table.turn_seconds,
         },
     )
+
+
+def _bot_stall_delta() -> dt.timedelta:
+    """How long a bot turn may wait before the sweeper assumes its task was lost."""
+    seconds = getattr(settings, "GAMES_BOT_STALL_SECONDS", None)
+    if seconds is None:
+        seconds = bot_think_seconds() + 10
+    return dt.timedelta(seconds=float(seconds))
 
 
 def _bot_must_move(seats: list[Seat], deal: Deal | None) -> bool:
@@ -800,6 +817,30 @@ def expire_turns(now: dt.datetime | None = None) -> int:
         if _expire_turn(table_id, seen_version, now):
             played += 1
     return played
+
+
+def resume_stalled_bots(now: dt.datetime | None = None) -> int:
+    """Queue the bot task again for tables whose bot on turn is overdue (the task was lost, or
+    the worker restarted). Idempotent: the bot task checks the play version under the lock."""
+    from games.tasks import play_bot_turns
+
+    now = now or timezone.now()
+    stalled = _retry_while_sqlite_is_locked(
+        lambda: list(
+            Table.objects.filter(status=Table.Status.PLAYING, bot_due_at__lte=now).values_list(
+                "pk", "state_version"
+            )
+        )
+    )
+    for table_id, version in stalled:
+        # Push the due time on first, so that the next sweeps do not queue the same work again.
+        _retry_while_sqlite_is_locked(
+            lambda table_id=table_id, version=version: Table.objects.filter(
+                pk=table_id, state_version=version
+            ).update(bot_due_at=now + _bot_stall_delta())
+        )
+        play_bot_turns.delay(table_id, version)
+    return len(stalled)
 
 
 def _expire_turn(table_id: int, seen_version: int, now: dt.datetime) -> bool:

@@ -20,8 +20,9 @@ SWEEP_TASK_NAME = "games.tasks.sweep_turn_clocks"
 
 @shared_task(name=SWEEP_TASK_NAME, ignore_result=True)
 def sweep_turn_clocks() -> int:
-    """Run by beat every second: expired turns get their stand-in bot move."""
-    return services.expire_turns()
+    """Run by beat every second: expired turns get their stand-in bot move, overdue bots
+    their task again. Returns how many tables needed either."""
+    return services.expire_turns() + services.resume_stalled_bots()
 
 
 @shared_task(name="games.tasks.play_bot_turns", ignore_result=True)

@@ -139,3 +139,19 @@ def test_turn_based_tables_mail_the_player_on_turn(mailoutbox):
     on_turn = users[table.turn_seat]
     assert [m.to for m in mailoutbox] == [[on_turn.email]]
     assert "your move" in mailoutbox[0].subject
+
+
+def test_a_bot_turn_whose_task_was_lost_is_picked_up_by_the_sweeper():
+    table, users = clocked_table()
+    seat = table.turn_seat
+    # As if the player had left and the worker died before running the bot task.
+    Seat.objects.filter(table=table, number=seat).update(user=None, bot_level="random")
+    Table.objects.filter(pk=table.pk).update(
+        bot_due_at=timezone.now() - dt.timedelta(seconds=1), turn_deadline=None
+    )
+    assert services.expire_turns() == 0
+    assert services.resume_stalled_bots() == 1
+    assert [m["seat"] for m in stand_in_moves(table)] == [seat]
+    assert services.resume_stalled_bots() == 0
+    table.refresh_from_db()
+    assert table.bot_due_at is None and table.turn_deadline is not None
