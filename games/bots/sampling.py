@@ -10,9 +10,10 @@ that moment. Replaying the history on a sample is therefore always legal.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from games.engine.cards import ACE, JACK, JACK_MASK, PACK_MASKS, QUEEN, SUIT_MASKS, TEN
+from games.engine.cards import ACE, JACK, JACK_MASK, PACK_MASKS, QUEEN, SUIT_MASKS, TEN, Card
 from games.engine.deal import SeatView
 from games.engine.rules import LAYOUT_FREE, Contract
 
@@ -57,7 +58,7 @@ def knowledge_from_view(view: SeatView) -> Knowledge:
             _voids(forbidden, [trick.seat_of(k, players) for k in range(players)], trick.cards)
         if view.current_trick:
             seats, cards = zip(*view.current_trick, strict=True)
-            _voids(forbidden, list(seats), list(cards))
+            _voids(forbidden, seats, cards)
     elif view.contract is Contract.ROSBIRATSCHKA:
         _layout_reveals(view, forbidden)
     own = hand_mask(view)
@@ -70,7 +71,7 @@ def knowledge_from_view(view: SeatView) -> Knowledge:
     return Knowledge(seat, own, unseen, need, tuple(forbidden), tuple(played_by))
 
 
-def _voids(forbidden: list[int], seats: list[int], cards: list) -> None:  # type: ignore[type-arg]
+def _voids(forbidden: list[int], seats: Sequence[int], cards: Sequence[Card]) -> None:
     """A seat that did not follow the led suit holds none of it from then on."""
     led = cards[0].suit
     for who, card in zip(seats[1:], cards[1:], strict=False):
