@@ -75,6 +75,29 @@ def _locked(model: type[Model], pk: int, work: Callable[[Any], T]) -> T:
     raise AssertionError("unreachable")
 
 
+def retry_when_busy(function: Callable[..., T]) -> Callable[..., T]:
+    """Run an idempotent service again when SQLite reports a lock outside ``_locked``.
+
+    SQLite's shared-cache databases (the test database) answer "table is locked" at once where
+    PostgreSQL would wait; the services are idempotent, so the whole call is simply repeated.
+    """
+
+    def wrapper(*args: Any, **kwargs: Any) -> T:
+        attempts = _SQLITE_LOCK_ATTEMPTS if not connection.in_atomic_block else 1
+        for attempt in range(attempts):
+            try:
+                return function(*args, **kwargs)
+            except OperationalError as error:
+                if attempt + 1 >= attempts or "locked" not in str(error):
+                    raise
+                time.sleep(min(0.002 * (attempt + 1), 0.05))
+        raise AssertionError("unreachable")
+
+    wrapper.__name__ = function.__name__
+    wrapper.__doc__ = function.__doc__
+    return wrapper
+
+
 def _log(tournament: Tournament, actor: Any, action: str, **details: Any) -> None:
     AuditLog.objects.create(
         tournament=tournament,
@@ -501,7 +524,7 @@ def _write_seating(tournament: Tournament, round_: Round) -> int:
             size=len(players),
             physical=physical,
             deal_seed=(
-                duplicate_algorithms.deal_seed(tournament.seed, round_.number, len(players))
+                duplicate_table_seed(tournament.seed, round_.number, len(players))
                 if duplicate
                 else None
             ),
@@ -514,6 +537,12 @@ def _write_seating(tournament: Tournament, round_: Round) -> int:
         )
     RoundBye.objects.bulk_create([RoundBye(round=round_, entry_id=e) for e in byes])
     return len(seated)
+
+
+def duplicate_table_seed(tournament_seed: str, round_number: int, table_size: int) -> int:
+    """``duplicate.deal_seed`` folded into 63 bits: the database stores signed 64-bit seeds."""
+    seed = duplicate_algorithms.deal_seed(tournament_seed, round_number, table_size)
+    return seed & 0x7FFF_FFFF_FFFF_FFFF
 
 
 def seat_round(round_id: int, by: Any = None) -> bool:
@@ -612,6 +641,7 @@ def start_round(round_id: int, by: Any = None) -> bool:
     return _locked(Round, round_id, work)
 
 
+@retry_when_busy
 def notify_table_ready(round_id: int) -> int:
     """In-app notice and e-mail "your table is ready" per seated player, once each."""
     from django.core.mail import send_mail
@@ -813,6 +843,7 @@ def confirm_physical_result(sheet_id: int, by: Any) -> bool:
 # --------------------------------------------------------------------------- standings
 
 
+@retry_when_busy
 def recompute_standings(tournament_id: int) -> int:
     """Replace the cached standings by the ones the stored results give; push after commit."""
 
@@ -936,6 +967,7 @@ def _cancel(tournament_id: int, reason: str) -> None:
     _locked(Tournament, tournament_id, work)
 
 
+@retry_when_busy
 def advance_tournament(tournament_id: int, now: dt.datetime | None = None) -> int:
     """Take every step whose time has come (windows, seat, start, no-shows, finish); each step
     is its own locked transition, so running this twice or concurrently changes nothing more.
@@ -958,6 +990,7 @@ def advance_tournament(tournament_id: int, now: dt.datetime | None = None) -> in
     return taken
 
 
+@retry_when_busy
 def due_tournament_ids(now: dt.datetime | None = None) -> list[int]:
     """Events the sweeper should look at: running ones, and planned ones with a time passed."""
     now = now or timezone.now()
