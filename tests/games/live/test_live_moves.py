@@ -128,3 +128,26 @@ async def test_moves_before_the_start_are_refused():
     assert viewer.state["table"]["status"] == "open"
     answer = await viewer.move("AC")
     assert answer["code"] == "not_playing"
+
+
+async def test_a_spectator_who_sits_down_gets_a_players_snapshot():
+    from games import services
+
+    table, users = await database_sync_to_async(humans_table)(3, seed=None)
+    await database_sync_to_async(services.leave_table)(table.pk, users[2])
+    guest = Viewer(users[2], table.pk)
+    other = Viewer(users[0], table.pk)
+    await guest.connect()
+    await other.connect()
+    assert guest.state["you"]["role"] == "spectator"
+
+    await database_sync_to_async(services.join_table)(table.pk, users[2], seat=2)
+    frame = await guest.receive()
+    assert frame["type"] == "snapshot" and frame["you"] == {
+        "user_id": users[2].pk,
+        "seat": 2,
+        "role": "player",
+    }
+    seat_event = await other.receive()
+    assert seat_event["event"]["kind"] == "seat_changed"
+    assert seat_event["event"]["user_id"] == users[2].pk

@@ -189,3 +189,20 @@ def test_the_sweep_command_plays_expired_turns():
     Table.objects.filter(pk=table.pk).update(turn_deadline=timezone.now() - dt.timedelta(seconds=1))
     call_command("sweep_clocks", stdout=out)
     assert "played 1 stand-in move(s)" in out.getvalue()
+
+
+def test_the_clock_sweeper_is_registered_with_the_beat_database_scheduler():
+    import importlib
+
+    from django.apps import apps
+    from django_celery_beat.models import PeriodicTask
+
+    from games.tasks import SWEEP_TASK_NAME
+
+    # Transactional tests empty every table afterwards, so run the data migration's function
+    # (twice: migrating again must not duplicate the task).
+    migration = importlib.import_module("games.migrations.0002_sweep_turn_clocks_periodic_task")
+    migration.create_periodic_task(apps, None)
+    migration.create_periodic_task(apps, None)
+    task = PeriodicTask.objects.get(task=SWEEP_TASK_NAME)
+    assert task.enabled and task.interval.every == 1 and task.interval.period == "seconds"
