@@ -17,7 +17,7 @@ class Lobby {
     this.empty = root.querySelector("[data-ref=empty]");
     this.refreshed = root.querySelector("[data-ref=refreshed]");
     this.csrf = root.dataset.csrf;
-    this.list.addEventListener("click", (event) => this.onClick(event));
+    root.addEventListener("click", (event) => this.onClick(event));
     this.poll();
     this.timer = window.setInterval(() => this.poll(), POLL_MS);
     this.listen();

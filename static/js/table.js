@@ -355,7 +355,10 @@ class TableApp {
       this.playMove(button.dataset.card);
     });
     this.refs.hand.addEventListener("keydown", (event) => this.onHandKey(event));
-    root.querySelector("[data-action=pass]").addEventListener("click", () => this.playMove("pass"));
+    root.querySelector("[data-action=pass]").addEventListener("click", (event) => {
+      this.autoFocus = event.detail === 0;
+      this.playMove("pass");
+    });
     root.querySelector("[data-action=back]").addEventListener("click", () => this.send({ type: "back" }));
     root
       .querySelector("[data-action=last-trick]")
@@ -694,6 +697,7 @@ class TableApp {
     if (hadFocus || (legal.size && !waiting && this.autoFocus)) {
       const target = this.refs.hand.querySelector(`button[data-card="${focusTarget}"]`);
       if (target && !target.disabled) target.focus();
+      else if (!pass.hidden && !pass.disabled) pass.focus();
     }
   }
 

@@ -100,12 +100,22 @@ class LiveServer:
 
 
 @pytest.fixture
-def asgi_live_server(transactional_db, redis_url, settings, instant_bots) -> Iterator[LiveServer]:
-    """uvicorn serving rosbi_platform.asgi (plus static files) on a loopback port."""
+def asgi_live_server(
+    transactional_db, redis_url, settings, instant_bots, monkeypatch
+) -> Iterator[LiveServer]:
+    """uvicorn serving rosbi_platform.asgi (plus static files) on a loopback port.
+
+    The server's worker threads open their own database connections; with persistent
+    connections (CONN_MAX_AGE) they would outlive the test and keep PostgreSQL from dropping
+    the test database, so every request and consumer call closes its connection here.
+    """
     import uvicorn
     from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+    from django.db import connections
 
     from rosbi_platform.asgi import application
+
+    monkeypatch.setitem(connections.databases["default"], "CONN_MAX_AGE", 0)
 
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "127.0.0.1", "localhost"]
     port = free_port()
