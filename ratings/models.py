@@ -106,11 +106,16 @@ class RatedPartie(models.Model):
 class RatingChange(models.Model):
     """What one Partie did to one player's rating; ``*_before`` lets the pool rewind exactly."""
 
+    # No single-column indexes: the unique (partie, user) and the (user, pool, finished_at)
+    # index serve those lookups, and every extra index slows the recompute's inserts.
     partie = models.ForeignKey(
-        "games.Partie", on_delete=models.CASCADE, related_name="rating_changes"
+        "games.Partie", on_delete=models.CASCADE, related_name="rating_changes", db_index=False
     )
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="rating_changes",
+        db_index=False,
     )
     pool = models.CharField(max_length=32, default=LADDER_POOL)
     finished_at = models.DateTimeField()

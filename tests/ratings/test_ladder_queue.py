@@ -1,0 +1,162 @@
+"""The ranked queue through the services and the beat task, with an injected clock."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from games import services as games
+from games.models import Seat, Table
+from ratings import services
+from ratings.matchmaking import DEFAULT_MATCHMAKING
+from ratings.models import LadderQueueEntry, RatedPartie, RatingChange
+from ratings.tasks import form_ladder_tables_task
+from tests.games.factories import UserFactory
+from tests.ratings.factories import PlayerRatingFactory
+
+pytestmark = pytest.mark.django_db
+
+T0 = dt.datetime(2026, 3, 1, 18, 0, tzinfo=dt.UTC)
+
+
+def queued(mu: float, joined: dt.datetime = T0, ip: str | None = None):
+    user = PlayerRatingFactory(mu=mu).user
+    services.join_queue(user, ip=ip, now=joined)
+    return user
+
+
+def seated_users(table: Table) -> set[int]:
+    return set(Seat.objects.filter(table=table).values_list("user_id", flat=True))
+
+
+def test_join_twice_keeps_the_first_entry_and_leave_removes_it():
+    user = UserFactory()
+    first = services.join_queue(user, now=T0)
+    again = services.join_queue(user, now=T0 + dt.timedelta(minutes=1))
+    assert again.pk == first.pk and again.joined_at == T0
+    assert services.leave_queue(user)
+    assert not services.leave_queue(user)
+    assert LadderQueueEntry.objects.get(pk=first.pk).status == LadderQueueEntry.Status.LEFT
+    assert services.form_ladder_tables(now=T0 + dt.timedelta(hours=1)) == []
+
+
+def test_the_task_forms_tables_of_four_close_ratings(settings):
+    settings.RATINGS_LADDER_TURN_SECONDS = 45
+    low = [queued(mu) for mu in (1200, 1230, 1250, 1270)]
+    high = [queued(mu) for mu in (1800, 1820, 1850, 1880)]
+    assert (
+        form_ladder_tables_task.apply(
+            kwargs={"now": (T0 + dt.timedelta(seconds=5)).isoformat()}
+        ).get()
+        == 2
+    )
+    tables = list(Table.objects.order_by("pk"))
+    assert {frozenset(seated_users(t)) for t in tables} == {
+        frozenset(u.pk for u in low),
+        frozenset(u.pk for u in high),
+    }
+    for table in tables:
+        assert table.rated and table.status == Table.Status.PLAYING
+        assert table.turn_seconds == 45 and table.size == 4
+        assert table.context["ladder"] is True
+    assert not LadderQueueEntry.objects.filter(status=LadderQueueEntry.Status.WAITING).exists()
+    # Run again: every entry was consumed exactly once, nothing new is formed.
+    assert (
+        form_ladder_tables_task.apply(
+            kwargs={"now": (T0 + dt.timedelta(seconds=10)).isoformat()}
+        ).get()
+        == 0
+    )
+    assert Table.objects.count() == 2
+
+
+def test_far_apart_players_wait_until_the_window_widens_and_nobody_waits_forever():
+    users = [queued(mu) for mu in (1000, 1500, 1800, 2300)]
+    params = DEFAULT_MATCHMAKING
+    waited = 0.0
+    formed: list = []
+    while not formed:
+        assert waited <= params.max_wait, "the widening bound must seat everyone"
+        formed = services.form_ladder_tables(now=T0 + dt.timedelta(seconds=waited))
+        if not formed:
+            waited += 5
+    # 1300 points apart: more than the widest window (600), so only the overdue rule seats them.
+    assert waited == params.max_wait
+    assert seated_users(formed[0]) == {u.pk for u in users}
+
+
+def test_three_after_a_long_wait_within_the_window():
+    users = [queued(mu) for mu in (1500, 1520, 1540)]
+    assert services.form_ladder_tables(now=T0 + dt.timedelta(seconds=60)) == []
+    formed = services.form_ladder_tables(
+        now=T0 + dt.timedelta(seconds=DEFAULT_MATCHMAKING.odd_size_after)
+    )
+    assert len(formed) == 1 and formed[0].size == 3
+    assert seated_users(formed[0]) == {u.pk for u in users}
+
+
+def test_same_ip_players_are_never_seated_together_when_the_setting_is_on(settings):
+    settings.RATINGS_LADDER_DISTINCT_IPS = True
+    twins = [queued(1500, ip="203.0.113.9"), queued(1505, ip="203.0.113.9")]
+    others = [queued(1510, ip="198.51.100.1"), queued(1515, ip="198.51.100.2")]
+    extra = queued(1520, ip="198.51.100.3")
+    formed = services.form_ladder_tables(now=T0 + dt.timedelta(seconds=5))
+    assert len(formed) == 1
+    seated = seated_users(formed[0])
+    assert len(seated & {u.pk for u in twins}) == 1
+    assert {u.pk for u in others} | {extra.pk} <= seated
+
+
+def test_a_group_is_consumed_once_even_if_two_rounds_propose_it():
+    users = [queued(mu) for mu in (1500, 1510, 1520, 1530)]
+    ids = list(
+        LadderQueueEntry.objects.filter(user__in=users).order_by("pk").values_list("pk", flat=True)
+    )
+    first = services._start_ladder_table(ids, "ladder", T0)
+    second = services._start_ladder_table(ids, "ladder", T0)
+    assert first is not None and second is None
+    assert Table.objects.count() == 1
+    assert set(LadderQueueEntry.objects.filter(pk__in=ids).values_list("table_id", flat=True)) == {
+        first.pk
+    }
+
+
+def test_a_player_at_a_running_ranked_table_cannot_queue_again():
+    users = [queued(mu) for mu in (1500, 1510, 1520, 1530)]
+    services.form_ladder_tables(now=T0 + dt.timedelta(seconds=5))
+    with pytest.raises(services.QueueError):
+        services.join_queue(users[0], now=T0 + dt.timedelta(seconds=6))
+
+
+def test_leaving_a_ranked_table_counts_as_last_place(settings):
+    """A real ranked table: one player leaves (a bot takes the seat), the clocks run out for
+    the others and stand-in bots finish the Partie; the leaver is rated last."""
+    settings.GAMES_BOT_THINK_SECONDS = 0
+    settings.GAMES_DEFAULT_BOT_LEVEL = "random"
+    settings.RATINGS_LADDER_TURN_SECONDS = 30
+    users = [queued(mu) for mu in (1500, 1510, 1520, 1530)]
+    (table,) = services.form_ladder_tables(now=T0 + dt.timedelta(seconds=5))
+    leaver = users[1]
+    games.leave_table(table.pk, leaver)
+    assert Seat.objects.get(table=table, number__in=[0, 1, 2, 3], user=None).bot_level
+    far_future = dt.datetime(2100, 1, 1, tzinfo=dt.UTC)
+    for _ in range(500):
+        table.refresh_from_db()
+        if table.status == Table.Status.FINISHED:
+            break
+        if not games.expire_turns(now=far_future):
+            games.play_bot_turns(table.pk)
+    table.refresh_from_db()
+    assert table.status == Table.Status.FINISHED
+    assert games.hand_off_partie_result(table.partie.pk)
+    job = RatedPartie.objects.get(partie=table.partie)
+    assert [p["user_id"] for p in job.participants if p["left"]] == [leaver.pk]
+    services.apply_pending_ratings()
+    changes = {c.user_id: c for c in RatingChange.objects.filter(partie=table.partie)}
+    assert set(changes) == {u.pk for u in users}
+    assert changes[leaver.pk].left and changes[leaver.pk].place == 4
+    assert changes[leaver.pk].mu_after < changes[leaver.pk].mu_before
+    assert changes[leaver.pk].mu_after - changes[leaver.pk].mu_before == min(
+        c.mu_after - c.mu_before for c in changes.values()
+    )

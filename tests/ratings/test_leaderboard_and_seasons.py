@@ -1,0 +1,90 @@
+"""Leaderboard eligibility, the around-me view, and closing a season."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from ratings import elo, selectors, services
+from ratings.models import PlayerRating, Season, SeasonStanding
+from tests.games.factories import UserFactory
+from tests.ratings.factories import EPOCH, PlayerRatingFactory, finished_partie
+
+pytestmark = pytest.mark.django_db
+
+NOW = dt.datetime(2026, 6, 1, 12, 0, tzinfo=dt.UTC)
+
+
+def test_eligibility_needs_parties_recent_play_and_a_settled_rating(settings):
+    settings.RATINGS_LEADERBOARD_MIN_PARTIES = 10
+    settings.RATINGS_LEADERBOARD_ACTIVE_DAYS = 30
+    recent = NOW - dt.timedelta(days=2)
+    ok = PlayerRatingFactory(mu=1700, sigma=70, games=25, last_played=recent)
+    few = PlayerRatingFactory(mu=1900, sigma=70, games=9, last_played=recent)
+    gone = PlayerRatingFactory(mu=1800, sigma=70, games=40, last_played=NOW - dt.timedelta(days=31))
+    unsure = PlayerRatingFactory(mu=1750, sigma=150, games=12, last_played=recent)
+    rows = {r.user_id: r for r in selectors.standings(now=NOW)}
+    assert rows[ok.user_id].eligible and rows[ok.user_id].rank == 1
+    assert rows[few.user_id].reason.startswith("fewer than 10")
+    assert "30 days" in rows[gone.user_id].reason
+    assert rows[unsure.user_id].reason == "provisional rating"
+    assert rows[unsure.user_id].display == "1750?"
+    assert [r.user_id for r in selectors.leaderboard(now=NOW)] == [ok.user_id]
+
+
+def test_inactivity_alone_can_make_a_rating_provisional_again():
+    row = PlayerRatingFactory(mu=1600, sigma=100, games=50, last_played=NOW)
+    assert selectors.display_for(row, NOW) == "1600"
+    assert selectors.display_for(row, NOW + dt.timedelta(days=200)) == "1600?"
+
+
+def test_around_me_shows_the_ranks_next_to_mine():
+    recent = NOW - dt.timedelta(days=1)
+    rows = [
+        PlayerRatingFactory(mu=2000 - 10 * i, sigma=70, games=30, last_played=recent)
+        for i in range(20)
+    ]
+    me = rows[10].user
+    around = selectors.around_me(me, now=NOW, radius=3)
+    assert around.row.rank == 11
+    assert [r.rank for r in around.neighbours] == [8, 9, 10, 11, 12, 13, 14]
+    top = selectors.around_me(rows[0].user, now=NOW, radius=3)
+    assert [r.rank for r in top.neighbours] == [1, 2, 3, 4]
+    newcomer = PlayerRatingFactory(mu=1500, sigma=300, games=1, last_played=recent).user
+    assert selectors.around_me(newcomer, now=NOW).neighbours == []
+    assert selectors.around_me(UserFactory(), now=NOW).row is None
+
+
+def test_close_season_archives_standings_and_soft_resets():
+    recent = NOW - dt.timedelta(days=1)
+    star = PlayerRatingFactory(mu=1900, sigma=65, games=40, last_played=recent)
+    weak = PlayerRatingFactory(mu=1300, sigma=80, games=40, last_played=recent)
+    fresh = PlayerRatingFactory(mu=1550, sigma=300, games=2, last_played=recent)
+    season = services.current_season(now=NOW - dt.timedelta(days=90))
+    closed = services.close_season(now=NOW, pull=0.5, sigma_bump=150)
+    assert closed.pk == season.pk and closed.closed_at == NOW
+    standings = {s.user_id: s for s in SeasonStanding.objects.filter(season=season)}
+    assert standings[star.user_id].rank == 1 and standings[star.user_id].display == "1900"
+    assert standings[weak.user_id].rank == 2
+    assert standings[fresh.user_id].rank is None and standings[fresh.user_id].display == "1550?"
+    star.refresh_from_db()
+    weak.refresh_from_db()
+    assert star.mu == pytest.approx(1700) and weak.mu == pytest.approx(1400)
+    assert star.sigma == pytest.approx((65**2 + 150**2) ** 0.5)
+    assert elo.is_provisional(star.as_rating())
+    assert star.games == 40
+    following = Season.objects.get(closed_at__isnull=True)
+    assert following.started_at == NOW and following.name == "Season 2"
+
+
+def test_close_season_applies_pending_parties_first_and_counts_season_games():
+    users = UserFactory.create_batch(4)
+    services.current_season(now=EPOCH - dt.timedelta(days=1))
+    partie = finished_partie(users, [0, 5, 10, 20], EPOCH)
+    services.record_finished_partie(
+        partie=partie, table=partie.table, results=list(partie.results.order_by("seat"))
+    )
+    season = services.close_season(now=EPOCH + dt.timedelta(days=1))
+    assert PlayerRating.objects.filter(games=1).count() == 4
+    assert {s.season_games for s in season.standings.all()} == {1}
