@@ -1,0 +1,181 @@
+"""Organisers manage only their own club's events (services, pages, admin); admin actions."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+from django.urls import reverse
+
+from rosbi_platform.accounts.models import ClubMembership
+from tests.tournaments.factories import ClubFactory, MembershipFactory, UserFactory
+from tests.tournaments.helpers import audit_actions, enter_and_confirm, open_event, start_now
+from tournaments import services
+from tournaments.models import AuditLog, Entry, Round, RoundTable, Standing, Tournament
+
+pytestmark = [pytest.mark.django_db(transaction=True)]
+
+
+def staff_organiser_of(club):
+    user = UserFactory(is_staff=True)
+    MembershipFactory(club=club, user=user, role=ClubMembership.Role.ORGANISER)
+    return user
+
+
+@pytest.fixture
+def two_events(eager_celery):
+    ours, our_organiser = open_event(6, slug="ours", mode=Tournament.Mode.PHYSICAL)
+    theirs, their_organiser = open_event(6, slug="theirs", mode=Tournament.Mode.PHYSICAL)
+    return ours, our_organiser, theirs, their_organiser
+
+
+def test_an_organiser_cannot_run_another_clubs_event(two_events):
+    ours, our_organiser, theirs, _their_organiser = two_events
+    their_round = Round.objects.get(tournament=theirs, number=1)
+
+    for call in (
+        lambda: services.seat_round(their_round.pk, by=our_organiser),
+        lambda: services.start_next_round(theirs.pk, by=our_organiser),
+        lambda: services.open_registration(theirs.pk, by=our_organiser),
+        lambda: services.reschedule_round(
+            their_round.pk, their_round.scheduled_at, by=our_organiser
+        ),
+        lambda: services.create_tournament(
+            club=theirs.club,
+            by=our_organiser,
+            name="Hijack",
+            slug="hijack",
+            starts_at=theirs.starts_at,
+        ),
+    ):
+        with pytest.raises(services.TournamentError, match="organisers"):
+            call()
+    assert Round.objects.get(pk=their_round.pk).status == Round.Status.PENDING
+
+    assert services.start_next_round(ours.pk, by=our_organiser) is True
+
+
+def test_members_are_not_organisers(two_events):
+    ours, _organiser, _theirs, _ = two_events
+    member = MembershipFactory(club=ours.club).user
+    with pytest.raises(services.TournamentError):
+        services.start_next_round(ours.pk, by=member)
+
+
+def test_organiser_pages_are_scoped_to_the_club(two_events, client):
+    ours, our_organiser, theirs, _ = two_events
+    client.force_login(our_organiser)
+
+    refused = client.post(reverse("tournaments:action", args=[theirs.slug, "start-next-round"]))
+    assert refused.status_code == 403
+    done = client.post(reverse("tournaments:action", args=[ours.slug, "start-next-round"]))
+    assert done.status_code == 302
+    assert Round.objects.get(tournament=ours, number=1).status == Round.Status.STARTED
+    assert Round.objects.get(tournament=theirs, number=1).status == Round.Status.PENDING
+    page = client.get(reverse("tournaments:detail", args=[ours.slug])).content.decode()
+    assert "Start next round now" in page
+    assert (
+        "Start next round now"
+        not in client.get(reverse("tournaments:detail", args=[theirs.slug])).content.decode()
+    )
+
+
+def test_admin_shows_and_changes_only_the_organisers_own_events(two_events, client):
+    ours, _organiser, theirs, _ = two_events
+    admin_user = staff_organiser_of(ours.club)
+    client.force_login(admin_user)
+
+    listing = client.get(reverse("admin:tournaments_tournament_changelist")).content.decode()
+    assert ours.name in listing and theirs.name not in listing
+    assert (
+        client.get(reverse("admin:tournaments_tournament_change", args=[ours.pk])).status_code
+        == 200
+    )
+    foreign = client.get(reverse("admin:tournaments_tournament_change", args=[theirs.pk]))
+    assert foreign.status_code in (302, 403)
+    audit = client.get(reverse("admin:tournaments_auditlog_changelist")).content.decode()
+    assert "theirs" not in audit
+
+    # An action on a foreign id is filtered out by the queryset: nothing happens there.
+    client.post(
+        reverse("admin:tournaments_tournament_changelist"),
+        {"action": "start_next_round", "_selected_action": [theirs.pk]},
+    )
+    assert Round.objects.get(tournament=theirs, number=1).status == Round.Status.PENDING
+
+
+def test_admin_actions_run_the_services_and_are_audited(eager_celery, client):
+    club = ClubFactory()
+    staff = staff_organiser_of(club)
+    tournament, organiser = open_event(8, slug="admin-cup", mode=Tournament.Mode.PHYSICAL)
+    Tournament.objects.filter(pk=tournament.pk).update(
+        club=club, registration=Tournament.Window.NOT_OPEN
+    )
+    client.force_login(staff)
+    changelist = reverse("admin:tournaments_tournament_changelist")
+
+    def act(action: str):
+        return client.post(changelist, {"action": action, "_selected_action": [tournament.pk]})
+
+    act("open_registration")
+    tournament.refresh_from_db()
+    assert tournament.registration == Tournament.Window.OPEN
+
+    act("reseat_next_round")  # round 1 pending: seats it
+    round_one = Round.objects.get(tournament=tournament, number=1)
+    assert round_one.status == Round.Status.SEATED
+    leaving = Entry.objects.filter(tournament=tournament).first()
+    services.withdraw_entry(tournament.pk, leaving.user)  # re-seats the unreleased round
+    assert not round_one.seats.filter(entry=leaving).exists()
+    assert round_one.seats.count() == 7
+    act("reseat_next_round")
+    assert round_one.seats.count() == 7
+
+    act("start_next_round")
+    round_one.refresh_from_db()
+    assert round_one.status == Round.Status.STARTED
+    for table in RoundTable.objects.filter(round=round_one):
+        enter_and_confirm(table, staff, f"admin-{table.number}")
+    Standing.objects.filter(tournament=tournament).delete()
+    act("recompute_standings")
+    assert Standing.objects.filter(tournament=tournament).count() == 7
+
+    standings = act("export_standings_csv")
+    rows = list(csv.reader(io.StringIO(standings.content.decode())))
+    assert rows[0][:4] == ["tournament", "rank", "player", "points"]
+    assert len(rows) == 1 + 7
+    results = act("export_results_csv")
+    result_rows = list(csv.reader(io.StringIO(results.content.decode())))
+    round_one_rows = [row for row in result_rows[1:] if row[1] == "1"]
+    assert len(round_one_rows) == 7
+    assert all(row[5] != "" for row in round_one_rows)  # every total entered
+    assert {row[1] for row in result_rows[1:]} == {"1", "2"}  # round 2 already seated
+
+    actions = audit_actions(tournament)
+    for expected in (
+        "registration_open",
+        "seat_round",
+        "withdraw_entry",
+        "reseat_round",
+        "start_round",
+        "submit_physical_result",
+        "confirm_physical_result",
+        "recompute_standings",
+        "export_standings",
+        "export_results",
+    ):
+        assert expected in actions
+    by_staff = AuditLog.objects.filter(tournament=tournament, actor=staff).values_list(
+        "action", flat=True
+    )
+    assert {"registration_open", "seat_round", "start_round", "export_results"} <= set(by_staff)
+    assert organiser is not None
+
+
+def test_superuser_sees_every_event(two_events, client):
+    ours, _o, theirs, _t = two_events
+    root = UserFactory(is_staff=True, is_superuser=True)
+    client.force_login(root)
+    listing = client.get(reverse("admin:tournaments_tournament_changelist")).content.decode()
+    assert ours.name in listing and theirs.name in listing
