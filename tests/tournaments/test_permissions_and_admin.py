@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from rosbi_platform.accounts.models import ClubMembership
 from tests.tournaments.factories import ClubFactory, MembershipFactory, UserFactory
-from tests.tournaments.helpers import audit_actions, enter_and_confirm, open_event, start_now
+from tests.tournaments.helpers import audit_actions, enter_and_confirm, open_event
 from tournaments import services
 from tournaments.models import AuditLog, Entry, Round, RoundTable, Standing, Tournament
 
