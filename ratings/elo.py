@@ -9,7 +9,8 @@ Model in one paragraph: every player has a rating ``mu`` on the familiar Elo sca
 read as the ``n - 1`` head-to-head results of each player against every other player
 at the table (lower total wins, equal totals draw). Each head-to-head result is scored
 as a value in [0, 1] that mixes the plain win/draw/loss with a bounded, monotone
-score-margin term, and the Glicko-1 update is applied with each pair down-weighted
+score-margin term (``tanh`` of the point difference; measured to help on this game, so
+by default the score is that term alone, a draw still scoring 1/2), and the Glicko-1 update is applied with each pair down-weighted
 because the ``n - 1`` results of one Partie are not independent games. A Partie can
 move ``mu`` by at most ``MAX_CHANGE``. ``sigma`` shrinks with play and grows with
 inactivity back towards ``INITIAL_SIGMA``.
