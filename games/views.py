@@ -55,8 +55,15 @@ def create_table(request: HttpRequest) -> HttpResponse:
     return redirect("games:table", table_id=table.pk)
 
 
-def _invite_from(request: HttpRequest) -> str | None:
-    return request.POST.get("invite") or request.GET.get("invite") or None
+def _invite_from(request: HttpRequest, table_id: int | None = None) -> str | None:
+    """The invite code of a private table: from the form or query, else the one remembered
+    in the session when the invite link was opened (so the page's plain forms work too)."""
+    given = request.POST.get("invite") or request.GET.get("invite")
+    if given:
+        return given
+    if table_id is not None:
+        return request.session.get(f"invite:{table_id}")
+    return None
 
 
 def _action(request: HttpRequest, table_id: int, run) -> HttpResponse:
@@ -79,7 +86,9 @@ def join_table(request: HttpRequest, table_id: int) -> HttpResponse:
     return _action(
         request,
         table_id,
-        lambda: services.join_table(table_id, request.user, seat_number, _invite_from(request)),
+        lambda: services.join_table(
+            table_id, request.user, seat_number, _invite_from(request, table_id)
+        ),
     )
 
 
@@ -109,6 +118,8 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     your_seat = selectors.seat_of_user(table_id, request.user)
     if your_seat is None and not table.public and invite != table.invite_code:
         return HttpResponseForbidden("This table is private: you need the invite link.")
+    if invite == table.invite_code:
+        request.session[f"invite:{table_id}"] = invite
     ws_path = f"/ws/tables/{table_id}/" + (f"?invite={invite}" if invite else "")
     scheme = "wss" if request.is_secure() else "ws"
     profile = getattr(request.user, "profile", None)

@@ -75,6 +75,11 @@ def test_private_tables_need_the_invite_code():
     assert page.status_code == 200
     assert page.context["ws_url"].endswith(f"?invite={table.invite_code}")
     assert stranger.get("/lobby/tables.json").json()["tables"] == []
+    # The page's plain join form works: the invite from the link is kept in the session.
+    services.leave_table(table.pk, users[2])
+    stranger.post(f"/tables/{table.pk}/join/")
+    assert Seat.objects.get(table=table, number=2).user_id is not None
+    assert Seat.objects.get(table=table, number=2).user_id != users[2].pk
 
 
 def test_the_replay_page_embeds_the_partie_record_once_finished():
