@@ -12,7 +12,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db.models import Count, Q
+from django.db.models import Count
 from django.utils import timezone
 
 from ratings import elo
@@ -399,17 +399,19 @@ def collusion_pairs(
 ) -> list[PairSignal]:
     """Pairs who often share rated tables with lopsided head-to-head results.
 
-    For every shared Partie the expected head-to-head score comes from the two pre-Partie
-    ratings (``elo.win_probability``); a pair is flagged when they met at least ``min_shared``
-    times and one side's observed score exceeds its expectation by ``z_threshold`` standard
-    deviations (soft-play and chip-dumping both show up like this). Most lopsided first.
+    A pair is flagged when they met at least ``min_shared`` times, one side finished ahead in
+    at least ``lopsided`` of those Parties, and that exceeds what the two pre-Partie ratings
+    predicted (``elo.win_probability`` per Partie) by ``z_threshold`` standard deviations, so a
+    strong player routinely beating a weak one is listed but not flagged. Soft-play and
+    chip-dumping both look like this; the staff page sorts flagged pairs first.
     """
     min_shared = int(
         _setting("RATINGS_COLLUSION_MIN_SHARED", 5) if min_shared is None else min_shared
     )
     z_threshold = float(
-        _setting("RATINGS_COLLUSION_Z", 2.5) if z_threshold is None else z_threshold
+        _setting("RATINGS_COLLUSION_Z", 1.5) if z_threshold is None else z_threshold
     )
+    lopsided = float(_setting("RATINGS_COLLUSION_LOPSIDED", 0.8))
     by_partie: dict[int, list[RatingChange]] = defaultdict(list)
     for change in RatingChange.objects.filter(pool=pool).only(
         "partie_id", "user_id", "total", "left", "mu_before", "sigma_before"
@@ -448,7 +450,7 @@ def collusion_pairs(
                 ahead_wins=wins,
                 expected=round(expected, 1),
                 z=round(z, 2),
-                flagged=z >= z_threshold,
+                flagged=z >= z_threshold and wins >= lopsided * shared,
             )
         )
     return sorted(signals, key=lambda s: (-s.flagged, -s.z, -s.shared, s.ahead, s.behind))
@@ -468,11 +470,13 @@ def same_ip_tables(pool: str = LADDER_POOL) -> list[SameIpTable]:
         LadderQueueEntry.objects.filter(
             pool=pool, status=LadderQueueEntry.Status.MATCHED, table__isnull=False
         )
-        .exclude(Q(ip__isnull=True) | Q(ip=""))
+        .filter(ip__isnull=False)
         .values_list("table_id", "ip", "user__username")
         .order_by("-table_id", "user__username")
     )
     for table_id, ip, username in rows:
+        if not ip:
+            continue
         groups[(table_id, ip)].append(username)
     return [
         SameIpTable(table_id, ip, names)
