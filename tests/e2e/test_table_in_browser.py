@@ -255,7 +255,9 @@ def test_whole_partie_against_three_bots(asgi_live_server, chromium, screenshot_
     assert places == [f"{p}." for p in snapshot["partie"]["places"]]
     assert page.locator(FINISHED).is_visible()
 
-    # Everything the client built from events equals what a fresh snapshot says.
+    # Everything the client built from events equals what a fresh snapshot says (once the
+    # client has the events that follow partie_finished, such as the clock stopping).
+    page.wait_for_function("v => window.rosbiTable.state.version >= v", arg=table.version)
     expected = {key: value for key, value in snapshot.items() if key != "type"}
     assert client_state(page) == expected
 
