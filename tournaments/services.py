@@ -124,21 +124,14 @@ def _after_commit(task_name: str, *args: Any) -> None:
 
 
 def _push(tournament_id: int, message: dict[str, Any]) -> None:
-    """Publish to the live page's group after commit; a lost push is healed by a reload."""
+    """Publish to the live page's group after commit; a lost push is healed by a reload.
 
-    def send() -> None:
-        from asgiref.sync import async_to_sync
-        from channels.layers import get_channel_layer
+    Uses the games app's one-loop publisher: ``async_to_sync`` per push from Celery workers
+    would open a new event loop and Redis connection every time.
+    """
+    from games.services import _send_to_group
 
-        layer = get_channel_layer()
-        if layer is None:
-            return
-        try:
-            async_to_sync(layer.group_send)(f"tournament.{tournament_id}", message)
-        except Exception:  # noqa: BLE001 - a push must never undo committed work
-            logger.exception("push to tournament %s failed", tournament_id)
-
-    transaction.on_commit(send)
+    transaction.on_commit(partial(_send_to_group, f"tournament.{tournament_id}", message))
 
 
 # --------------------------------------------------------------------------- set-up
@@ -561,6 +554,7 @@ def seat_round(round_id: int, by: Any = None) -> bool:
         round_.seated_at = timezone.now()
         round_.save(update_fields=["status", "seated_at"])
         _log(tournament, by, "seat_round", round=round_.number, tables=tables)
+        _after_commit("recompute_standings", tournament.pk)  # late entrants join the list
         _push(tournament.pk, {"type": "tournament.changed"})
         return True
 

@@ -1,0 +1,128 @@
+"""Entries: conditions, capacity, check-in, late entry with missed-round scores, withdrawal."""
+
+from __future__ import annotations
+
+import pytest
+from django.utils import timezone
+
+from rosbi_platform.accounts.models import ClubMembership
+from tests.tournaments.factories import ClubFactory, MembershipFactory, UserFactory
+from tests.tournaments.helpers import PLENTY, enter_and_confirm, open_event, organiser_of, start_now
+from tournaments import selectors, services
+from tournaments.models import Entry, Round, RoundSeat, RoundTable, Standing, Tournament
+
+pytestmark = [pytest.mark.django_db(transaction=True)]
+
+
+def new_event(**fields):
+    club = ClubFactory()
+    organiser = organiser_of(club)
+    now = timezone.now()
+    tournament = services.create_tournament(
+        club=club,
+        by=organiser,
+        name="Entry test",
+        slug="entry-test",
+        starts_at=now + PLENTY,
+        registration_opens_at=now - PLENTY,
+        **fields,
+    )
+    services.advance_tournament(tournament.pk)
+    return tournament, organiser
+
+
+def test_registration_follows_its_window(eager_celery):
+    club = ClubFactory()
+    now = timezone.now()
+    tournament = services.create_tournament(
+        club=club,
+        by=organiser_of(club),
+        name="Later",
+        slug="later",
+        starts_at=now + 2 * PLENTY,
+        registration_opens_at=now + PLENTY,
+        registration_closes_at=now + PLENTY * 1.5,
+    )
+    player = UserFactory()
+    services.advance_tournament(tournament.pk)
+    with pytest.raises(services.TournamentError, match="not open"):
+        services.register_entry(tournament.pk, player)
+
+    services.advance_tournament(tournament.pk, now=now + PLENTY * 1.2)
+    services.register_entry(tournament.pk, player)
+    services.advance_tournament(tournament.pk, now=now + PLENTY * 1.6)
+    tournament.refresh_from_db()
+    assert tournament.registration == Tournament.Window.CLOSED
+    with pytest.raises(services.TournamentError, match="not open"):
+        services.register_entry(tournament.pk, UserFactory())
+
+
+def test_members_only_rating_band_and_capacity(eager_celery):
+    tournament, _organiser = new_event(
+        members_only=True, capacity=2, min_rating=1400, max_rating=1600
+    )
+    outsider = UserFactory()
+    with pytest.raises(services.TournamentError, match="members only"):
+        services.register_entry(tournament.pk, outsider)
+
+    members = [MembershipFactory(club=tournament.club).user for _ in range(3)]
+    first = services.register_entry(tournament.pk, members[0])
+    assert first.rating == selectors.DEFAULT_RATING  # no stored rating: treated as 1500
+    services.register_entry(tournament.pk, members[1])
+    with pytest.raises(services.TournamentError, match="full"):
+        services.register_entry(tournament.pk, members[2])
+    with pytest.raises(services.TournamentError, match="already registered"):
+        services.register_entry(tournament.pk, members[0])
+
+    services.withdraw_entry(tournament.pk, members[1])
+    services.register_entry(tournament.pk, members[2])  # the freed place
+
+    Tournament.objects.filter(pk=tournament.pk).update(min_rating=1600, capacity=None)
+    with pytest.raises(services.TournamentError, match="below 1600"):
+        services.register_entry(tournament.pk, MembershipFactory(club=tournament.club).user)
+    assert ClubMembership.objects.filter(club=tournament.club).count() >= 4
+
+
+def test_check_in_decides_who_is_seated(eager_celery):
+    tournament, organiser = open_event(6, slug="check")
+    late_sleeper = UserFactory()
+    services.register_entry(tournament.pk, late_sleeper)  # registered, never checks in
+    start_now(tournament, organiser)
+    services.advance_tournament(tournament.pk)
+
+    round_one = Round.objects.get(tournament=tournament, number=1)
+    assert round_one.status == Round.Status.STARTED
+    assert not RoundSeat.objects.filter(round=round_one, entry__user=late_sleeper).exists()
+    assert RoundSeat.objects.filter(round=round_one).count() == 6
+
+
+def test_late_entry_until_the_configured_round_scores_the_missed_rounds(eager_celery):
+    tournament, organiser = open_event(
+        6,
+        slug="late",
+        mode=Tournament.Mode.PHYSICAL,
+        rounds=3,
+        late_entry_until_round=2,
+        missed_round_points=0.5,
+        missed_round_penalty="20",
+    )
+    start_now(tournament, organiser)
+    services.advance_tournament(tournament.pk)
+    latecomer = UserFactory()
+    entry = services.register_entry(tournament.pk, latecomer)
+    assert (entry.first_round, entry.status) == (2, Entry.Status.CHECKED_IN)
+
+    leaver = Entry.objects.filter(tournament=tournament).exclude(pk=entry.pk).first()
+    services.withdraw_entry(tournament.pk, leaver.user)
+    for table in RoundTable.objects.filter(round__tournament=tournament, round__number=1):
+        enter_and_confirm(table, organiser, f"late-{table.number}")
+
+    round_two = Round.objects.get(tournament=tournament, number=2)
+    assert round_two.status == Round.Status.STARTED
+    seated = set(RoundSeat.objects.filter(round=round_two).values_list("entry", flat=True))
+    assert entry.pk in seated and leaver.pk not in seated and len(seated) == 6
+    with pytest.raises(services.TournamentError, match="Late entry has closed"):
+        services.register_entry(tournament.pk, UserFactory())
+
+    late_row = Standing.objects.get(tournament=tournament, entry=entry)
+    assert (late_row.rounds_absent, late_row.points, late_row.penalty) == (1, 0.5, 20.0)

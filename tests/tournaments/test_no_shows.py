@@ -1,0 +1,59 @@
+"""No-shows after the grace time: a bot takes the seat and the absent player scores a forfeit
+(or, with the forfeit policy, is also withdrawn); the others keep the places they played."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.models import SeatResult
+from tests.tournaments.helpers import open_event, players_time_out
+from tournaments import scoring, services
+from tournaments.models import AuditLog, Entry, Round, RoundTable, Standing, Tournament
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.redis]
+
+
+def play_round_with_one_no_show(policy: str):
+    tournament, organiser = open_event(
+        4, slug=f"no-show-{policy}", no_show_grace_minutes=0, no_show_policy=policy, rounds=1
+    )
+    round_one = Round.objects.get(tournament=tournament, number=1)
+    services.seat_round(round_one.pk, by=organiser)
+    table = RoundTable.objects.get(round=round_one)
+    absent = table.seats.get(seat=3)
+    for seat in table.seats.exclude(pk=absent.pk):
+        assert services.confirm_presence(table.pk, seat.entry.user)
+    services.start_next_round(tournament.pk, by=organiser)
+    services.advance_tournament(tournament.pk)  # the grace time (0 minutes) has passed
+    for _ in range(20):
+        table.refresh_from_db()
+        if table.status == RoundTable.Status.FINISHED:
+            break
+        players_time_out()
+    assert table.status == RoundTable.Status.FINISHED
+    return tournament, table, absent
+
+
+def test_a_bot_takes_the_seat_and_the_absent_player_scores_a_forfeit(eager_celery):
+    tournament, table, absent = play_round_with_one_no_show(Tournament.NoShow.BOT)
+
+    absent.refresh_from_db()
+    assert absent.forfeit
+    bot_seat = SeatResult.objects.get(partie__table_id=table.game_table_id, seat=3)
+    assert bot_seat.user_id is None and bot_seat.bot_level
+    totals = dict(table.seats.values_list("seat", "total"))
+    points = scoring.placement_points(totals)  # places as played, the bot included
+    rows = {row.entry_id: row for row in Standing.objects.filter(tournament=tournament)}
+    assert rows[absent.entry_id].points == 0.0
+    assert rows[absent.entry_id].penalty == max(totals.values())
+    assert rows[absent.entry_id].rounds_absent == 1
+    for seat in table.seats.exclude(pk=absent.pk):
+        assert rows[seat.entry_id].points == points[seat.seat]
+    assert Entry.objects.get(pk=absent.entry_id).status == Entry.Status.CHECKED_IN
+    assert AuditLog.objects.filter(tournament=tournament, action="no_show").count() == 1
+
+
+def test_the_forfeit_policy_also_withdraws_the_player(eager_celery):
+    _tournament, _table, absent = play_round_with_one_no_show(Tournament.NoShow.FORFEIT)
+
+    assert Entry.objects.get(pk=absent.entry_id).status == Entry.Status.WITHDRAWN
