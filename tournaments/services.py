@@ -893,7 +893,8 @@ def _finish_round(round_id: int, now: dt.datetime) -> bool:
             following.scheduled_at = now + dt.timedelta(minutes=tournament.round_interval_minutes)
             following.save(update_fields=["scheduled_at"])
         _log(tournament, None, "finish_round", round=round_.number)
-        _after_commit("recompute_standings", tournament.pk)
+        # In the same transaction: a finished round (and event) always shows its standings.
+        recompute_standings(tournament.pk)
         _push(tournament.pk, {"type": "tournament.changed"})
         return True
 
