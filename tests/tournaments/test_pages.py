@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing.websocket import WebsocketCommunicator
+from django.conf import settings
 from django.urls import reverse
 
 from rosbi_platform.accounts.models import Profile
@@ -64,7 +67,7 @@ def test_print_page_has_a_seating_list_and_a_sheet_per_physical_table(physical_e
         == RoundTable.objects.filter(round__tournament=tournament).count()
     )
     assert "tournaments.css" in body
-    css = open("static/css/tournaments.css").read()
+    css = (Path(settings.BASE_DIR) / "static/css/tournaments.css").read_text()
     assert "@media print" in css
 
 
