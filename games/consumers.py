@@ -71,7 +71,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=CLOSE_FORBIDDEN)
             return
         self.seat = access.seat
-        self.group = f"table.{self.table_id}"
+        self.group = access.group
         # Join before reading the state: an event committed in between is then queued for us
         # and dropped by version if the snapshot already holds it.
         await self.channel_layer.group_add(self.group, self.channel_name)

@@ -25,6 +25,10 @@ BOT_LEVEL_CHOICES = [
 ]
 
 
+def table_group_name(table_id: int, invite_code: str) -> str:
+    return f"table.{table_id}.{invite_code}"
+
+
 def new_invite_code() -> str:
     """A short unguessable code for private tables' invite links."""
     return secrets.token_urlsafe(9)
@@ -105,8 +109,12 @@ class Table(models.Model):
 
     @property
     def group_name(self) -> str:
-        """The channel-layer group every consumer of this table listens on."""
-        return f"table.{self.pk}"
+        """The channel-layer group every consumer of this table listens on.
+
+        The random invite code makes it unique beyond this database: processes on other
+        databases that share the Redis (test runs, staging) also have a "table 1".
+        """
+        return table_group_name(self.pk, self.invite_code)
 
 
 class Seat(models.Model):

@@ -84,6 +84,7 @@ class ViewerAccess:
     table_id: int
     seat: int | None
     allowed: bool
+    group: str
 
 
 def viewer_access(table_id: int, user: Any, invite: str | None) -> ViewerAccess | None:
@@ -99,7 +100,7 @@ def viewer_access(table_id: int, user: Any, invite: str | None) -> ViewerAccess 
     allowed = (
         seat is not None or table.public or (invite is not None and invite == table.invite_code)
     )
-    return ViewerAccess(table_id=table_id, seat=seat, allowed=allowed)
+    return ViewerAccess(table_id=table_id, seat=seat, allowed=allowed, group=table.group_name)
 
 
 def seat_of_user(table_id: int, user: Any) -> int | None:

@@ -943,6 +943,7 @@ def post_chat_message(table_id: int, user: Any, channel: str, text: str) -> dict
         )
     if TableMute.objects.filter(table_id=table_id, user=user).exists():
         raise ServiceError("muted", "You have been muted at this table.")
+    group = Table.objects.only("id", "invite_code").get(pk=table_id).group_name
     with transaction.atomic():
         message = ChatMessage.objects.create(
             table_id=table_id, author=user, channel=channel, text=text
@@ -955,9 +956,7 @@ def post_chat_message(table_id: int, user: Any, channel: str, text: str) -> dict
             "text": text,
             "at": selectors.format_deadline(message.created),
         }
-        transaction.on_commit(
-            partial(_send_to_group, f"table.{table_id}", {"type": "table.chat", "chat": event})
-        )
+        transaction.on_commit(partial(_send_to_group, group, {"type": "table.chat", "chat": event}))
     return event
 
 
