@@ -12,6 +12,7 @@ Follow-up work (standings, the next step, e-mails, websocket pushes) is queued w
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import logging
 import time
 from collections.abc import Callable, Iterable
@@ -82,6 +83,7 @@ def retry_when_busy(function: Callable[..., T]) -> Callable[..., T]:
     PostgreSQL would wait; the services are idempotent, so the whole call is simply repeated.
     """
 
+    @functools.wraps(function)
     def wrapper(*args: Any, **kwargs: Any) -> T:
         attempts = _SQLITE_LOCK_ATTEMPTS if not connection.in_atomic_block else 1
         for attempt in range(attempts):
@@ -93,8 +95,6 @@ def retry_when_busy(function: Callable[..., T]) -> Callable[..., T]:
                 time.sleep(min(0.002 * (attempt + 1), 0.05))
         raise AssertionError("unreachable")
 
-    wrapper.__name__ = function.__name__
-    wrapper.__doc__ = function.__doc__
     return wrapper
 
 

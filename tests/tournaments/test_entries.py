@@ -126,3 +126,16 @@ def test_late_entry_until_the_configured_round_scores_the_missed_rounds(eager_ce
 
     late_row = Standing.objects.get(tournament=tournament, entry=entry)
     assert (late_row.rounds_absent, late_row.points, late_row.penalty) == (1, 0.5, 20.0)
+
+
+def test_the_management_command_runs_the_sweeper(eager_celery):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    tournament, organiser = open_event(3, slug="cmd", mode=Tournament.Mode.PHYSICAL)
+    start_now(tournament, organiser)
+    out = StringIO()
+    call_command("advance_tournaments", stdout=out)
+    assert Round.objects.get(tournament=tournament, number=1).status == Round.Status.STARTED
+    assert "1 tournament(s) looked at" in out.getvalue()
