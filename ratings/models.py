@@ -138,7 +138,6 @@ class RatingChange(models.Model):
         ]
         indexes = [
             models.Index(fields=["user", "pool", "finished_at"], name="change_history"),
-            models.Index(fields=["pool", "finished_at", "partie"], name="change_order"),
         ]
 
     def __str__(self) -> str:

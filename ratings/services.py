@@ -496,7 +496,14 @@ def _rewind_and_replay(ledger: RatingLedger, pending: list[_Job]) -> int:
     start = pending[0].key
     if Season.objects.filter(pool=pool, closed_at__gt=start[0]).exists():
         return _recompute_locked(ledger, None)
-    later = RatingChange.objects.filter(Q(pool=pool) & _after_key(start, inclusive=True))
+    jobs = _jobs(
+        RatedPartie.objects.filter(
+            Q(pool=pool)
+            & _after_key(start, inclusive=True)
+            & Q(status__in=[RatedPartie.Status.PENDING, RatedPartie.Status.APPLIED])
+        )
+    )
+    later = RatingChange.objects.filter(pool=pool, partie_id__in=[job.partie_id for job in jobs])
     states: dict[int, _State] = {}
     for change in later.order_by("finished_at", "partie_id"):
         if change.user_id not in states:
@@ -509,13 +516,6 @@ def _rewind_and_replay(ledger: RatingLedger, pending: list[_Job]) -> int:
                 ),
                 change.last_played_before,
             )
-    jobs = _jobs(
-        RatedPartie.objects.filter(
-            Q(pool=pool)
-            & _after_key(start, inclusive=True)
-            & Q(status__in=[RatedPartie.Status.PENDING, RatedPartie.Status.APPLIED])
-        )
-    )
     others = {p["user_id"] for job in jobs for p in job.participants if p["user_id"]} - set(states)
     for row in PlayerRating.objects.filter(pool=pool, user_id__in=others):
         states[row.user_id] = _state_of_row(row)
