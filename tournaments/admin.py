@@ -111,8 +111,7 @@ class TournamentAdmin(_ClubScoped, admin.ModelAdmin):
     def save_model(self, request, obj, form, change):
         super().save_model(request, obj, form, change)
         services.log_action(obj, request.user, "admin_change" if change else "admin_add")
-        if not change:
-            services.ensure_rounds(obj)
+        services.ensure_rounds(obj)
 
     def _each(self, request, queryset, label: str, run) -> None:
         done = 0

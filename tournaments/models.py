@@ -175,6 +175,19 @@ class Tournament(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def clean(self) -> None:
+        if self.mode == self.Mode.HYBRID and self.format in (
+            self.Format.KNOCKOUT,
+            self.Format.FIXED,
+        ):
+            raise ValidationError(_("Hybrid events use Swiss or duplicate seating."))
+        if (
+            self.min_rating is not None
+            and self.max_rating is not None
+            and self.min_rating > self.max_rating
+        ):
+            raise ValidationError(_("The minimum rating is above the maximum."))
+
     @property
     def group_name(self) -> str:
         """Channel-layer group of the live tournament page."""
