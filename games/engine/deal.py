@@ -33,6 +33,7 @@ from .cards import (
     TEN,
     Card,
     Move,
+    Pass,
     lowest_rank_in_pack,
     mask_to_cards,
 )
@@ -344,11 +345,23 @@ class Deal:
         """
         if isinstance(move, str):
             index = MOVE_INDEX_BY_CODE.get(move)
-            if index is None:
-                raise IllegalMove(f"{move!r} is not a card (write rank then suit, e.g. 7C)")
-        else:
+        elif isinstance(move, (Card, Pass)):
             index = move.index
+        else:
+            index = None
+        if index is None:
+            raise IllegalMove(f'{move!r} is not a card or "pass" (write rank then suit, e.g. 7C)')
         self.play_index(index)
+
+    def play_indices(self, indices: Sequence[int]) -> None:
+        """Play several move indices in order, as ``play_index`` would one by one.
+
+        On an illegal move it raises with ``move_count`` equal to the position of the bad move
+        in ``indices`` plus the moves played before; the moves before it stay played.
+        """
+        play_index = self.play_index
+        for index in indices:
+            play_index(index)
 
     def _check_in_hand(self, seat: int, hand: int, index: int) -> None:
         """Raise the right ``IllegalMove`` for a move that failed the fast in-hand test."""
@@ -356,9 +369,10 @@ class Deal:
             raise IllegalMove("the deal is already over")
         if index == PASS_INDEX:
             raise IllegalMove(f"seat {seat} cannot pass: passing is only for the layout game")
-        if not 0 <= index < PASS_INDEX or not hand >> index & 1:
-            code = CARDS[index].code if 0 <= index < PASS_INDEX else repr(index)
-            raise IllegalMove(f"seat {seat} does not hold {code}")
+        if not 0 <= index < PASS_INDEX:
+            raise IllegalMove(f"{index!r} is not a move index (0-35 a card, 36 a pass)")
+        if not hand >> index & 1:
+            raise IllegalMove(f"seat {seat} does not hold {CARDS[index].code}")
 
     def scores_so_far(self) -> tuple[int, ...]:
         """Penalties as they stand: final ones when over, else the running (undoubled) costs."""
@@ -457,7 +471,7 @@ class _TrickDeal(Deal):
         seat = self.turn
         hands = self._hands
         hand = hands[seat]
-        bit = 1 << index
+        bit = 1 << index if index >= 0 else 0
         if not hand & bit or index == PASS_INDEX or self.over:
             self._check_in_hand(seat, hand, index)
         trick = self._trick
@@ -482,6 +496,71 @@ class _TrickDeal(Deal):
             self._finish_trick()
         else:
             self.turn = seat + 1 if seat + 1 < self.players else 0
+
+    def play_indices(self, indices: Sequence[int]) -> None:
+        """``Deal.play_indices`` a whole trick at a time: replaying records is this loop.
+
+        A complete trick is checked card by card in local variables and only then written
+        to the state. A trick that fails a check, a trick in progress and a tail shorter
+        than a trick go through ``play_index`` move by move, which raises the precise error
+        at the right move, so the effect is exactly the generic loop's.
+        """
+        players = self.players
+        hands = self._hands
+        total = len(indices)
+        position = 0
+        while position < total:
+            if self._trick or self.over or position + players > total:
+                self.play_index(indices[position])
+                position += 1
+                continue
+            chunk = indices[position : position + players]
+            leader = self.turn
+            seat = leader
+            saved = hands[:]
+            led = 0
+            best = winner = -1
+            mask = 0
+            for index in chunk:
+                hand = hands[seat]
+                bit = 1 << index if index >= 0 else 0
+                if not hand & bit or index == PASS_INDEX:
+                    break
+                if not led:
+                    led = SUIT_MASKS[index // 9]
+                    best = index
+                    winner = seat
+                elif bit & led:
+                    if index > best:
+                        best = index
+                        winner = seat
+                elif hand & led:
+                    break
+                hands[seat] = hand ^ bit
+                mask |= bit
+                seat = seat + 1 if seat + 1 < players else 0
+            else:
+                self._finish_chunk(chunk, leader, winner, mask)
+                position += players
+                continue
+            hands[:] = saved
+            for index in chunk:  # one by one: raises at the offending card
+                self.play_index(index)
+            position += players
+
+    def _finish_chunk(self, chunk: Sequence[int], leader: int, winner: int, mask: int) -> None:
+        """Record a whole trick that ``play_indices`` checked and played in one go."""
+        self._moves.extend(chunk)
+        self._seats.extend(_SEAT_ORDERS[self.players][leader])
+        number = len(self._tricks)
+        self._tricks.append((leader, tuple(chunk), winner))
+        self._taken[winner] |= mask
+        self._tricks_won[winner] += 1
+        self._trick_points[winner] += self._weights[number]
+        self.turn = winner
+        if number == len(self._weights) - 1 or (self._cid == _NO_KING and mask & _KH_BIT):
+            self.over = True
+            self._penalties = self._penalties_from_tricks(final=True)
 
     def play_out_randomly(self, draw: Callable[[], float]) -> None:
         """Finish the deal with uniformly random legal moves; ``draw`` is ``rng.random``.
@@ -594,7 +673,7 @@ class _HundredDeal(Deal):
     def play_index(self, index: int) -> None:
         seat = self.turn
         hand = self._hands[seat]
-        if self.over or index >= PASS_INDEX or not hand >> index & 1:
+        if self.over or not 0 <= index < PASS_INDEX or not hand >> index & 1:
             self._check_in_hand(seat, hand, index)
         before = self._total
         after = before + HUNDRED_VALUES[index % 9]
@@ -707,17 +786,48 @@ def _trick_weights(players: int) -> tuple[int, ...]:
 
 
 _TRICK_WEIGHTS = {n: _trick_weights(n) for n in PACK_MASKS}
+_SEAT_ORDERS = {
+    n: tuple(tuple((leader + k) % n for k in range(n)) for leader in range(n)) for n in PACK_MASKS
+}
 _ROW_MINS = {n: tuple(lowest_rank_in_pack(n, s) for s in range(4)) for n in PACK_MASKS}
+
+
+_BIT_BY_CODE = {c.code: c.bit for c in CARDS}
 
 
 def hand_masks(players: int, hands: Sequence[Iterable[Card | str]]) -> list[int]:
     """Validate dealt hands against the pack for ``players`` and return them as bit masks.
 
     Raises ``MalformedRecord`` naming the first problem found (wrong number of hands,
-    unknown, duplicated, missing or foreign cards, uneven hands).
+    unknown, duplicated, missing or foreign cards, uneven hands). Well-formed hands of card
+    codes take a fast path; anything else goes through the careful one that names the problem.
     """
     if not isinstance(hands, (list, tuple)) or len(hands) != players:
         raise MalformedRecord(f"hands must list one hand for each of the {players} seats")
+    size = HAND_SIZES[players]
+    bits = _BIT_BY_CODE
+    masks = []
+    seen = 0
+    try:
+        for hand in hands:
+            if type(hand) is not list or len(hand) != size:
+                break
+            mask = 0
+            for code in hand:
+                mask |= bits[code]
+            if mask.bit_count() != size or mask & seen:
+                break
+            seen |= mask
+            masks.append(mask)
+        else:
+            if seen == PACK_MASKS[players]:
+                return masks
+    except (KeyError, TypeError):
+        pass
+    return _hand_masks_checked(players, hands)
+
+
+def _hand_masks_checked(players: int, hands: Sequence[Iterable[Card | str]]) -> list[int]:
     size = HAND_SIZES[players]
     pack = PACK_MASKS[players]
     masks = []
@@ -727,13 +837,12 @@ def hand_masks(players: int, hands: Sequence[Iterable[Card | str]]) -> list[int]
             raise MalformedRecord(f"the hand of seat {seat} must be a list of cards")
         mask = 0
         for item in hand:
-            card = (
-                item
-                if isinstance(item, Card)
-                else CARD_BY_CODE.get(item)
-                if isinstance(item, str)
-                else None
-            )
+            if isinstance(item, Card):
+                card: Card | None = item
+            elif isinstance(item, str):
+                card = CARD_BY_CODE.get(item)
+            else:
+                card = None
             if card is None:
                 raise MalformedRecord(f"{item!r} in the hand of seat {seat} is not a card")
             if not card.bit & pack:

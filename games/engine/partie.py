@@ -26,23 +26,35 @@ _PACK_INDICES = {n: [c.index for c in mask_to_cards(m)] for n, m in PACK_MASKS.i
 def deal_masks(players: int, rng: random.Random, dealer: int = 0) -> list[int]:
     """Shuffle the pack with ``rng`` and deal it out completely, starting left of the dealer.
 
-    Returns each seat's hand as a bit mask. Cards go round in packets (2-3-3 for eight cards
-    each, 2-3-2 for seven, 3-3 for six), as at a real table: for a fair shuffle the packets do
-    not change the odds, but a seeded deal is the one a person would deal from that pack.
+    Returns each seat's hand as a bit mask. The shuffle sorts the pack by one ``rng.random()``
+    key per card: a uniform permutation (ties have probability about 2**-44), the same for the
+    same seed, and about twice as fast as ``random.shuffle``, which matters to simulations.
+    Cards then go round in packets (2-3-3 for eight cards each, 2-3-2 for seven, 3-3 for six),
+    as at a real table: the packets do not change the odds, but a seeded deal is the one a
+    person would deal from that shuffled pack.
     """
     if players not in PACK_MASKS:
         raise ValueError(f"Rosbiratschka is played by 3 to 6 players, not {players!r}")
-    cards = _PACK_INDICES[players][:]
-    rng.shuffle(cards)
+    draw = rng.random
+    cards = _PACK_INDICES[players]
+    keys = [draw() for _ in cards]
+    shuffled = sorted(range(len(cards)), key=keys.__getitem__)
     masks = [0] * players
-    position = 0
+    for seat, position in zip(_DEAL_ORDER[players, dealer], shuffled, strict=True):
+        masks[seat] |= 1 << cards[position]
+    return masks
+
+
+def _deal_order(players: int, dealer: int) -> tuple[int, ...]:
+    """The seat that receives each card of the shuffled pack, packet by packet."""
+    order: list[int] = []
     for size in _PACKETS[HAND_SIZES[players]]:
         for k in range(players):
-            seat = (dealer + 1 + k) % players
-            for index in cards[position : position + size]:
-                masks[seat] |= 1 << index
-            position += size
-    return masks
+            order.extend([(dealer + 1 + k) % players] * size)
+    return tuple(order)
+
+
+_DEAL_ORDER = {(n, d): _deal_order(n, d) for n in PACK_MASKS for d in range(n)}
 
 
 def deal_hands(players: int, rng: random.Random, dealer: int = 0) -> list[list[Card]]:

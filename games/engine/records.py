@@ -18,20 +18,28 @@ from .errors import IllegalMove, MalformedRecord
 from .rules import CONTRACT_ORDER, DEFAULT_RULES, Contract, HouseRules
 
 NOT_FINISHED = "deal not finished"
+_CONTRACTS = {c.value: c for c in Contract}
 
 
 def _int_field(obj: dict[str, Any], key: str) -> int:
+    value = obj.get(key)
+    if type(value) is int:
+        return value
     if key not in obj:
         raise MalformedRecord(f"the record has no {key!r}")
-    value = obj[key]
     if isinstance(value, bool) or not isinstance(value, int):
         raise MalformedRecord(f"{key!r} must be a whole number, not {value!r}")
     return value
 
 
 def _parse_rules(obj: dict[str, Any]) -> HouseRules:
+    """The record's house rules; ``rules`` may be left out, but when present it is an object."""
+    if "rules" not in obj:
+        return DEFAULT_RULES
+    if not isinstance(obj["rules"], dict):
+        raise MalformedRecord("'rules' must be an object such as {\"doubling\": false}")
     try:
-        return HouseRules.from_dict(obj.get("rules"))
+        return HouseRules.from_dict(obj["rules"])
     except (ValueError, TypeError) as exc:
         raise MalformedRecord(str(exc)) from None
 
@@ -45,10 +53,10 @@ def _parse_header(obj: Any) -> tuple[int, Contract, int, list[int], HouseRules, 
         raise MalformedRecord(f"Rosbiratschka is played by 3 to 6 players, not {players}")
     if "contract" not in obj:
         raise MalformedRecord("the record has no 'contract'")
-    try:
-        contract = Contract(obj["contract"])
-    except (ValueError, TypeError):
-        raise MalformedRecord(f"unknown contract {obj['contract']!r}") from None
+    name = obj["contract"]
+    contract = _CONTRACTS.get(name) if isinstance(name, str) else None
+    if contract is None:
+        raise MalformedRecord(f"unknown contract {name!r}")
     dealer = _int_field(obj, "dealer")
     if not 0 <= dealer < players:
         raise MalformedRecord(f"dealer must be a seat from 0 to {players - 1}, not {dealer}")
@@ -65,17 +73,34 @@ def _parse_header(obj: Any) -> tuple[int, Contract, int, list[int], HouseRules, 
 
 
 def _replay(deal: Deal, moves: list[Any]) -> Deal:
-    """Play ``moves`` into ``deal``; an ``IllegalMove`` carries the index of the bad move."""
+    """Play ``moves`` into ``deal``; an ``IllegalMove`` carries the index of the first bad move.
+
+    Codes are turned into indices in one pass; an unknown code only counts once every move
+    before it has been played, so an earlier illegal move is still the one reported.
+    """
     index_of = MOVE_INDEX_BY_CODE
-    for position, code in enumerate(moves):
-        index = index_of.get(code) if isinstance(code, str) else None
-        if index is None:
-            raise IllegalMove(f'{code!r} is not a card or "pass"', position)
-        try:
-            deal.play_index(index)
-        except IllegalMove as exc:
-            exc.move_index = position
-            raise
+    unknown_at = None
+    try:
+        indices = [index_of[code] for code in moves]
+    except (KeyError, TypeError):
+        indices = []
+        for position, code in enumerate(moves):
+            index = index_of.get(code) if isinstance(code, str) else None
+            if index is None:
+                unknown_at = position
+                break
+            indices.append(index)
+    start = deal.move_count
+    try:
+        deal.play_indices(indices)
+    except IllegalMove as exc:
+        # Everything before the bad move was played, so the deal's count gives its position.
+        if exc.move_index is None:
+            exc.move_index = deal.move_count - start
+        raise
+    if unknown_at is not None:
+        code = moves[unknown_at]
+        raise IllegalMove(f'{code!r} is not a card or "pass"', unknown_at)
     return deal
 
 
