@@ -8,6 +8,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.testing.websocket import WebsocketCommunicator
 from django.conf import settings
+from django.db import connection
 from django.urls import reverse
 
 from rosbi_platform.accounts.models import Profile
@@ -142,3 +143,4 @@ async def test_standings_are_pushed_over_the_websocket_after_a_recompute(eager_c
             break
     assert len(frame["rows"]) == 4
     await communicator.disconnect()
+    await sync_to_async(connection.close)()  # the helper thread's connection
