@@ -209,23 +209,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         heuristic_all,
         parties("random", "heuristic", args.parties),
         parties("beginner", "heuristic", args.parties),
-        parties("strong", "heuristic", args.strong_parties),
     ]
+    print(f"## Parties (4 players, seed {args.seed})\n")
+    print("Average penalty of the focal bot per deal of each contract and per Partie (± 95% CI).")
+    print("Baseline: the opponents' level in the focal seat on the same deals (paired).\n")
+    print("\n".join(partie_rows(tables, baselines)), flush=True)
+
     deal_tables = []
     for focal, others in (("heuristic", "random"), ("random", "heuristic"), ("random", "random")):
         table = Table(focal, others, strong)
         table.play_deals(args.deals, args.seed + 7)
         deal_tables.append(table)
         print(f"  deals: {focal} vs 3 {others} done", file=sys.stderr, flush=True)
-
-    print(f"## Parties (4 players, seed {args.seed}, strong bot: {args.samples} worlds/decision)\n")
-    print("Average penalty of the focal bot per deal of each contract and per Partie (± 95% CI).")
-    print("Baseline: the opponents' level in the focal seat on the same deals (paired).\n")
-    print("\n".join(partie_rows(tables, baselines)))
     print("\n## Single deals: average penalty per deal (± 95% CI)\n")
-    print("\n".join(deal_rows(deal_tables, args.deals)))
+    print("\n".join(deal_rows(deal_tables, args.deals)), flush=True)
+
+    strong_table = parties("strong", "heuristic", args.strong_parties)
+    print(f"\n## Strong bot ({args.samples} worlds per decision) vs 3 heuristic\n")
+    print("\n".join(partie_rows([heuristic_all, strong_table], baselines)))
     print("\n## Decision CPU time of the focal bot (decisions with more than one legal move)\n")
-    print("\n".join(timing_rows(tables + deal_tables)))
+    print("\n".join(timing_rows([*tables, *deal_tables, strong_table])))
     print(f"\n(total run time {time.perf_counter() - started:.0f} s)")
     return 0
 
