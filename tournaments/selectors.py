@@ -9,7 +9,6 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from django.apps import apps
 from django.db.models import QuerySet
 from django.utils import timezone
 
@@ -91,26 +90,17 @@ def managed_tournaments(user: Any) -> QuerySet[Tournament]:
 
 
 def player_rating(user: Any) -> float:
-    """The player's rating from the ratings app when it stores one, else 1500.
+    """The player's ladder rating (Elo scale) from the ratings app, else 1500.
 
-    The ratings app is built in parallel: any of its models with a ``user`` link and a
-    ``rating`` (or ``value``) field counts, so this needs no change when it lands.
+    Read through ``ratings.selectors.rating_of`` when the ratings app provides it; the
+    fallback keeps entries working while that app is absent or has no row for the player.
     """
     try:
-        config = apps.get_app_config("ratings")
-    except LookupError:
+        from ratings.selectors import rating_of
+    except ImportError:
         return DEFAULT_RATING
-    for model in config.get_models():
-        names = {f.name for f in model._meta.get_fields()}
-        if "user" not in names:
-            continue
-        field = next((n for n in ("rating", "value", "elo") if n in names), None)
-        if field is None:
-            continue
-        value = model.objects.filter(user=user).values_list(field, flat=True).first()
-        if value is not None:
-            return float(value)
-    return DEFAULT_RATING
+    row = rating_of(user)
+    return float(row.mu) if row is not None else DEFAULT_RATING
 
 
 def entry_name(entry: Entry) -> str:

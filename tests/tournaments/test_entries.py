@@ -139,3 +139,32 @@ def test_the_management_command_runs_the_sweeper(eager_celery):
     call_command("advance_tournaments", stdout=out)
     assert Round.objects.get(tournament=tournament, number=1).status == Round.Status.STARTED
     assert "1 tournament(s) looked at" in out.getvalue()
+
+
+def test_the_rating_band_reads_the_ladder_rating(eager_celery):
+    from ratings.models import PlayerRating
+
+    tournament, _organiser = new_event(min_rating=1550)
+    strong, newcomer = UserFactory(), UserFactory()
+    PlayerRating.objects.create(user=strong, mu=1612.0)
+
+    assert services.register_entry(tournament.pk, strong).rating == 1612.0
+    with pytest.raises(services.TournamentError, match="1500 is below 1550"):
+        services.register_entry(tournament.pk, newcomer)
+
+
+def test_the_sweeper_is_registered_with_beat():
+    """The data migration's function (run again here: transactional tests flush its row)."""
+    import importlib
+
+    from django.apps import apps
+    from django_celery_beat.models import PeriodicTask
+
+    migration = importlib.import_module(
+        "tournaments.migrations.0003_sweep_tournaments_periodic_task"
+    )
+    migration.create_periodic_task(apps, None)
+    migration.create_periodic_task(apps, None)  # idempotent
+
+    task = PeriodicTask.objects.get(task="tournaments.tasks.sweep_tournaments")
+    assert task.enabled and (task.interval.every, task.interval.period) == (15, "seconds")
