@@ -35,3 +35,13 @@ def eager_tasks_and_instant_bots(request):
     celery_app.conf.task_eager_propagates = True
     yield
     celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates = previous
+    close_consumer_thread_connections()
+
+
+def close_consumer_thread_connections() -> None:
+    """Consumers reach the database from asgiref's one sync thread, whose connections outlive
+    the test (CONN_MAX_AGE); close them so PostgreSQL can drop the test database at the end."""
+    from asgiref.sync import SyncToAsync
+    from django.db import connections
+
+    SyncToAsync.single_thread_executor.submit(connections.close_all).result(timeout=30)
