@@ -341,6 +341,9 @@ def _insert_changes(pool: str, changes: list[ChangeRow]) -> None:
             adapted[value] = adapt(value)
         return adapted[value]
 
+    if connection.vendor == "postgresql":
+        _copy_changes(pool, changes)
+        return
     with connection.cursor() as cursor:
         for start in range(0, len(changes), WRITE_BATCH):
             cursor.executemany(
@@ -368,6 +371,16 @@ def _state_of_row(row: PlayerRating) -> _State:
 
 def _ts(moment: dt.datetime | None) -> float | None:
     return moment.timestamp() if moment is not None else None
+
+
+def _copy_changes(pool: str, changes: list[ChangeRow]) -> None:
+    """PostgreSQL: ``COPY ... FROM STDIN``, several times faster than row-wise inserts."""
+    qn = connection.ops.quote_name
+    columns = ", ".join(qn(c) for c in _CHANGE_COLUMNS)
+    statement = f"COPY {qn(RatingChange._meta.db_table)} ({columns}) FROM STDIN"
+    with connection.cursor() as cursor, cursor.cursor.copy(statement) as copy:
+        for row in changes:
+            copy.write_row((pool, *row))
 
 
 def _write_states(pool: str, states: dict[int, _State], reset_others: bool = False) -> None:
