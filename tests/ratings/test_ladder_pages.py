@@ -139,3 +139,15 @@ def test_closed_season_page_shows_the_archive(client):
     assert star.user.username in page and "1777" in page
     ladder = client.get(reverse("ratings:ladder")).content.decode()
     assert season.name in ladder and "Season 2" in ladder
+
+
+def test_queue_widget_renders_inside_any_page_by_one_include(rf):
+    from django.template import engines
+
+    user = UserFactory()
+    request = rf.get("/lobby/")
+    request.user = user
+    template = engines["django"].from_string('{% include "ratings/_queue_widget.html" %}')
+    assert "Play ranked" in template.render({"user": user}, request)
+    services.join_queue(user, now=timezone.now())
+    assert "Leave the queue" in template.render({"user": user}, request)
