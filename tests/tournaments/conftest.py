@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from rosbi_platform import celery_app
-
 
 @pytest.fixture
 def instant_bots(settings):
@@ -18,6 +16,8 @@ def instant_bots(settings):
 @pytest.fixture
 def eager_celery(settings, instant_bots):
     """Celery tasks run in-process right after the commit that queued them."""
+    from rosbi_platform import celery_app
+
     settings.CELERY_TASK_ALWAYS_EAGER = True
     settings.CELERY_TASK_EAGER_PROPAGATES = True
     previous = (celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates)
