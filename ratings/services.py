@@ -322,16 +322,30 @@ def _replay(
     return changes
 
 
-def _insert_changes(pool: str, changes: list[ChangeRow]) -> None:
+def _insert_changes(pool: str, changes: list[ChangeRow], upsert: bool = False) -> None:
     """Write rating changes in batches with ``executemany``: at 100,000 Parties the ORM's
-    per-value SQL compilation costs more than the maths, so this path skips model instances."""
+    per-value SQL compilation costs more than the maths, so this path skips model instances.
+
+    ``upsert`` overwrites an existing (Partie, player) row in place, which on SQLite is much
+    cheaper than deleting all rows first (its fast truncate is off while foreign keys are on).
+    """
     if not changes:
+        return
+    if connection.vendor == "postgresql" and not upsert:
+        _copy_changes(pool, changes)
         return
     qn = connection.ops.quote_name
     adapt = connection.ops.adapt_datetimefield_value
     columns = ", ".join(qn(c) for c in _CHANGE_COLUMNS)
     marks = ", ".join(["%s"] * len(_CHANGE_COLUMNS))
     sql = f"INSERT INTO {qn(RatingChange._meta.db_table)} ({columns}) VALUES ({marks})"
+    if upsert:
+        updates = ", ".join(
+            f"{qn(c)} = excluded.{qn(c)}"
+            for c in _CHANGE_COLUMNS
+            if c not in ("partie_id", "user_id")
+        )
+        sql += f" ON CONFLICT ({qn('partie_id')}, {qn('user_id')}) DO UPDATE SET {updates}"
     adapted: dict[Any, Any] = {}
 
     def moment(value: dt.datetime | None) -> Any:
@@ -341,9 +355,6 @@ def _insert_changes(pool: str, changes: list[ChangeRow]) -> None:
             adapted[value] = adapt(value)
         return adapted[value]
 
-    if connection.vendor == "postgresql":
-        _copy_changes(pool, changes)
-        return
     with connection.cursor() as cursor:
         for start in range(0, len(changes), WRITE_BATCH):
             cursor.executemany(
@@ -353,6 +364,32 @@ def _insert_changes(pool: str, changes: list[ChangeRow]) -> None:
                     for row in changes[start : start + WRITE_BATCH]
                 ],
             )
+
+
+def _replace_pool_changes(pool: str, changes: list[ChangeRow]) -> None:
+    """Make the pool's stored rating changes exactly ``changes``.
+
+    PostgreSQL deletes and COPYs. SQLite upserts in place, then deletes the rows the replay
+    no longer produced (none, unless history itself changed), found by comparing counts first.
+    """
+    in_pool = RatingChange.objects.filter(pool=pool)
+    if connection.vendor != "sqlite":
+        in_pool._raw_delete(RatingChange.objects.db)
+        _insert_changes(pool, changes)
+        return
+    _insert_changes(pool, changes, upsert=True)
+    if in_pool.count() == len(changes):
+        return
+    produced = {(row[0], row[1]) for row in changes}
+    stale = [
+        pk
+        for pk, partie_id, user_id in in_pool.values_list("pk", "partie_id", "user_id")
+        if (partie_id, user_id) not in produced
+    ]
+    for start in range(0, len(stale), WRITE_BATCH):
+        RatingChange.objects.filter(pk__in=stale[start : start + WRITE_BATCH])._raw_delete(
+            RatingChange.objects.db
+        )
 
 
 def _reset_states(states: dict[int, _State], reset: _Reset) -> None:
@@ -563,11 +600,7 @@ def _recompute_locked(ledger: RatingLedger, progress: ProgressCallback | None) -
     jobs = _jobs(rated)
     states: dict[int, _State] = {}
     changes = _replay(jobs, states, _resets(pool), progress)
-    if RatingChange.objects.exclude(pool=pool).exists():
-        RatingChange.objects.filter(pool=pool)._raw_delete(RatingChange.objects.db)
-    else:  # an unfiltered DELETE, which SQLite runs as a fast truncate
-        RatingChange.objects.all()._raw_delete(RatingChange.objects.db)
-    _insert_changes(pool, changes)
+    _replace_pool_changes(pool, changes)
     _write_states(pool, states, reset_others=True)
     rated.filter(status=RatedPartie.Status.PENDING).update(
         status=RatedPartie.Status.APPLIED, applied_at=timezone.now()

@@ -88,3 +88,22 @@ def test_recompute_command_prints_a_progress_bar_and_restores_tampered_ratings()
     assert "Recomputed 6 rated Parties" in out.getvalue()
     assert "[" + "#" * 30 + "] 6/6 Parties" in err.getvalue()
     assert snapshot() == expected
+
+
+def test_recompute_drops_the_changes_of_a_partie_taken_out_of_history():
+    users = UserFactory.create_batch(4)
+    parties = [
+        finished_partie(users, [i, 10, 20, 30 - i], EPOCH + dt.timedelta(hours=i)) for i in range(4)
+    ]
+    for partie in parties:
+        record(partie)
+    services.apply_pending_ratings()
+    # Staff void the second Partie (say, proven collusion): it no longer counts.
+    RatedPartie.objects.filter(partie=parties[1]).update(status=RatedPartie.Status.SKIPPED)
+    assert services.recompute_all_ratings() == 3
+    assert not RatingChange.objects.filter(partie=parties[1]).exists()
+    assert RatingChange.objects.count() == 12
+    assert {r.games for r in PlayerRating.objects.all()} == {3}
+    chain = list(RatingChange.objects.filter(user=users[0]).order_by("finished_at"))
+    assert [c.partie_id for c in chain] == [parties[0].pk, parties[2].pk, parties[3].pk]
+    assert chain[0].mu_after == chain[1].mu_before
