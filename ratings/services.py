@@ -647,6 +647,9 @@ def close_season(
 
     def work(ledger: RatingLedger) -> Season:
         _apply_pending_locked(ledger)
+        if ledger.last_finished_at is not None and ledger.last_finished_at > now:
+            # The reset must sit at its place in history, or recompute would differ.
+            raise ValueError("A season cannot close before Parties that are already rated.")
         season = current_season(pool, now)
         rows = selectors.standings(pool, now)
         season_games = selectors.games_between(pool, season.started_at, now)

@@ -88,3 +88,14 @@ def test_close_season_applies_pending_parties_first_and_counts_season_games():
     season = services.close_season(now=EPOCH + dt.timedelta(days=1))
     assert PlayerRating.objects.filter(games=1).count() == 4
     assert {s.season_games for s in season.standings.all()} == {1}
+
+
+def test_a_season_cannot_close_before_parties_already_rated():
+    users = UserFactory.create_batch(3)
+    partie = finished_partie(users, [0, 5, 10], EPOCH)
+    services.record_finished_partie(
+        partie=partie, table=partie.table, results=list(partie.results.order_by("seat"))
+    )
+    with pytest.raises(ValueError):
+        services.close_season(now=EPOCH - dt.timedelta(hours=1))
+    assert not Season.objects.filter(closed_at__isnull=False).exists()
