@@ -143,4 +143,4 @@ async def test_standings_are_pushed_over_the_websocket_after_a_recompute(eager_c
             break
     assert len(frame["rows"]) == 4
     await communicator.disconnect()
-    await sync_to_async(connection.close)()  # the helper thread's connection
+    await sync_to_async(lambda: connection.close())()  # the helper thread's own connection
