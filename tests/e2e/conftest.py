@@ -48,10 +48,12 @@ def chromium_executable() -> str:
     return resolved
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def chromium():
-    """One headless Chromium for the whole run (a launch costs seconds on a busy machine);
+    """One headless Chromium per test module (a launch costs seconds on a busy machine);
     each test opens its own context, so cookies and storage never leak between tests.
+    Not per session: while it runs, Playwright's loop occupies this thread, and the suite's
+    async (Channels) tests that come after the browser modules need the thread back.
 
     Playwright's sync API keeps an event loop running in this thread, which makes Django
     refuse ORM calls from the test body; they are plain synchronous calls, so allow them.
