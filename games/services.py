@@ -277,9 +277,9 @@ def _bot_must_move(seats: list[Seat], deal: Deal | None) -> bool:
 
 
 def _queue_bots(table_id: int, state_version: int) -> None:
-    from games.tasks import play_bot_turns
+    from games.tasks import queue_bot_turns
 
-    transaction.on_commit(lambda: play_bot_turns.delay(table_id, state_version))
+    transaction.on_commit(lambda: queue_bot_turns(table_id, state_version))
 
 
 def _queue_turn_email(table: Table, seats: list[Seat]) -> None:
@@ -782,22 +782,35 @@ def _bot_move(table: Table, row: PartieDeal, deal: Deal, seat: Seat) -> str:
     return choice.code
 
 
-def play_bot_turns(table_id: int, expected_version: int | None = None) -> int:
+def play_bot_turns(
+    table_id: int, expected_version: int | None = None, think_seconds: float = 0.0
+) -> int:
     """Play consecutive bot turns, one transaction each, until a human is on turn.
 
     A loop rather than a task per move: run eagerly (tests) a chain of tasks would recurse.
+    ``think_seconds`` pauses before each move; workers pace bots with task countdowns instead
+    (``games.tasks.play_bot_turns``), so only eager runs ever sleep here.
     """
     played = 0
     version = expected_version
-    think = bot_think_seconds()
     while played < MAX_BOT_MOVES_PER_RUN:
-        if think > 0:
-            time.sleep(think)
+        if think_seconds > 0:
+            time.sleep(think_seconds)
         version = play_bot_turn(table_id, version)
         if version is None:
             break
         played += 1
     return played
+
+
+def bot_is_on_turn(table_id: int, state_version: int) -> bool:
+    """Whether a bot (or a stand-in for an away player) is to move at this play version."""
+    return Table.objects.filter(
+        pk=table_id,
+        status=Table.Status.PLAYING,
+        state_version=state_version,
+        bot_due_at__isnull=False,
+    ).exists()
 
 
 def expire_turns(now: dt.datetime | None = None) -> int:
@@ -822,7 +835,7 @@ def expire_turns(now: dt.datetime | None = None) -> int:
 def resume_stalled_bots(now: dt.datetime | None = None) -> int:
     """Queue the bot task again for tables whose bot on turn is overdue (the task was lost, or
     the worker restarted). Idempotent: the bot task checks the play version under the lock."""
-    from games.tasks import play_bot_turns
+    from games.tasks import queue_bot_turns
 
     now = now or timezone.now()
     stalled = _retry_while_sqlite_is_locked(
@@ -839,7 +852,7 @@ def resume_stalled_bots(now: dt.datetime | None = None) -> int:
                 pk=table_id, state_version=version
             ).update(bot_due_at=now + _bot_stall_delta())
         )
-        play_bot_turns.delay(table_id, version)
+        queue_bot_turns(table_id, version, countdown=0)
     return len(stalled)
 
 

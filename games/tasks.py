@@ -27,8 +27,31 @@ def sweep_turn_clocks() -> int:
 
 @shared_task(name="games.tasks.play_bot_turns", ignore_result=True)
 def play_bot_turns(table_id: int, expected_version: int | None = None) -> int:
-    """Play the bots' consecutive turns at a table (see ``services.play_bot_turns``)."""
-    return services.play_bot_turns(table_id, expected_version)
+    """Play the bot on turn, then queue the next bot move after the think delay.
+
+    With no think delay, or when tasks run eagerly, it plays all consecutive bot turns in
+    one loop instead (``services.play_bot_turns``). A worker never sleeps for a bot: the pause
+    is the next task's countdown, so one worker serves many tables.
+    """
+    think = services.bot_think_seconds()
+    if think <= 0 or play_bot_turns.app.conf.task_always_eager:
+        return services.play_bot_turns(table_id, expected_version, think_seconds=think)
+    version = services.play_bot_turn(table_id, expected_version)
+    if version is None:
+        return 0
+    if services.bot_is_on_turn(table_id, version):
+        queue_bot_turns(table_id, version)
+    return 1
+
+
+def queue_bot_turns(table_id: int, state_version: int, countdown: float | None = None) -> None:
+    """Queue the bot task for this play version, after the think delay unless told otherwise.
+
+    The task checks the version under the table lock, so a duplicate (the sweeper re-queuing
+    a bot it thought lost) plays nothing twice.
+    """
+    delay = services.bot_think_seconds() if countdown is None else countdown
+    play_bot_turns.apply_async((table_id, state_version), countdown=delay if delay > 0 else None)
 
 
 @shared_task(name="games.tasks.hand_off_partie_result", ignore_result=True)
