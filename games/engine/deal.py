@@ -691,6 +691,43 @@ class _HundredDeal(Deal):
             self._penalties = list(self._scored)
         self.turn = (seat + 1) % self.players
 
+    def play_out_randomly(self, draw: Callable[[], float]) -> None:
+        """``Deal.play_out_randomly`` inlined for the Hundred (the tests hold the two together)."""
+        hands = self._hands
+        moves = self._moves
+        seats = self._seats
+        scored = self._scored
+        players = self.players
+        total = self._total
+        seat = self.turn
+        while not self.over:
+            hand = hands[seat]
+            mask = hand
+            count = mask.bit_count()
+            if count > 1:
+                k = int(draw() * count)
+                while k:
+                    mask &= mask - 1
+                    k -= 1
+            bit = mask & -mask
+            index = bit.bit_length() - 1
+            hands[seat] = hand ^ bit
+            moves.append(index)
+            seats.append(seat)
+            before = total
+            total += HUNDRED_VALUES[index % 9]
+            if before <= 25 < total:
+                scored[seat] += 1
+            if before <= 50 < total:
+                scored[seat] += 2
+            if before <= 100 < total:
+                scored[seat] += 5
+                self.over = True
+                self._penalties = list(scored)
+            seat = seat + 1 if seat + 1 < players else 0
+        self._total = total
+        self.turn = seat
+
     def scores_so_far(self) -> tuple[int, ...]:
         return tuple(self._scored)
 
@@ -763,6 +800,67 @@ class _LayoutDeal(Deal):
         while not hands[nxt]:
             nxt = (nxt + 1) % n
         self.turn = nxt
+
+    def play_out_randomly(self, draw: Callable[[], float]) -> None:
+        """``Deal.play_out_randomly`` inlined for the layout game (the tests hold the two
+        together): rows, passes and skipped empty hands in local variables."""
+        hands = self._hands
+        moves = self._moves
+        seats = self._seats
+        low = self._low
+        high = self._high
+        row_min = self._row_min
+        free = self._free
+        players = self.players
+        ext = self._ext_mask
+        holding = self._holding
+        seat = self.turn
+        while not self.over:
+            hand = hands[seat]
+            extend = hand & ext
+            jacks = hand & JACK_MASK
+            mask = (extend | jacks) if free else (extend or jacks)
+            if mask:
+                count = mask.bit_count()
+                if count > 1:
+                    k = int(draw() * count)
+                    while k:
+                        mask &= mask - 1
+                        k -= 1
+                bit = mask & -mask
+                index = bit.bit_length() - 1
+                suit, rank = divmod(index, 9)
+                if bit & ext:
+                    if rank < JACK:
+                        low[suit] = rank
+                        if rank > row_min[suit]:
+                            ext |= bit >> 1
+                    else:
+                        high[suit] = rank
+                        if rank < ACE:
+                            ext |= bit << 1
+                    ext ^= bit
+                else:
+                    low[suit] = high[suit] = JACK
+                    ext |= (1 << (suit * 9 + TEN)) | (1 << (suit * 9 + QUEEN))
+                hand ^= bit
+                hands[seat] = hand
+                if not hand:
+                    holding -= 1
+                moves.append(index)
+            else:
+                moves.append(PASS_INDEX)
+            seats.append(seat)
+            if holding == 1:
+                self.over = True
+                self._penalties = [8 if hands[s] else 0 for s in range(players)]
+                break
+            seat = seat + 1 if seat + 1 < players else 0
+            while not hands[seat]:
+                seat = seat + 1 if seat + 1 < players else 0
+        self._ext_mask = ext
+        self._holding = holding
+        self.turn = seat
 
 
 _CLASS_FOR: dict[Contract, type[Deal]] = {

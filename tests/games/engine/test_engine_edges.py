@@ -14,6 +14,7 @@ from games.engine import (
     Contract,
     Deal,
     DealRecord,
+    HouseRules,
     IllegalMove,
     MalformedRecord,
     random_deal,
@@ -99,7 +100,8 @@ def test_play_indices_stops_at_the_bad_move_and_keeps_the_ones_before() -> None:
 def test_the_inlined_random_playout_equals_move_by_move_play(seed: int) -> None:
     """``Deal.play_out_randomly`` is inlined per contract; the generic loop is the definition."""
     rng = random.Random(seed)
-    deal = random_deal(rng.randint(3, 6), rng.choice(CONTRACT_ORDER), rng)
+    rules = HouseRules(doubling=rng.random() < 0.5, layout=rng.choice(["extend_first", "free"]))
+    deal = random_deal(rng.randint(3, 6), rng.choice(CONTRACT_ORDER), rng, rules=rules)
     for _ in range(rng.randint(0, 6)):
         if deal.over:
             break
@@ -112,3 +114,5 @@ def test_the_inlined_random_playout_equals_move_by_move_play(seed: int) -> None:
     assert fast.tricks == generic.tricks
     assert fast.penalties == generic.penalties
     assert fast.view_for(0).to_dict() == generic.view_for(0).to_dict()
+    assert fast.turn == generic.turn
+    assert fast.scores_so_far() == generic.scores_so_far()
