@@ -14,6 +14,7 @@ from django.urls import reverse
 
 from games import services
 from games.models import Seat, Table
+from rosbi_platform.links import absolute_url
 
 SWEEP_TASK_NAME = "games.tasks.sweep_turn_clocks"
 
@@ -69,12 +70,12 @@ def send_turn_email(table_id: int, seat: int, state_version: int) -> bool:
     seat_row = Seat.objects.select_related("user").filter(table=table, number=seat).first()
     if seat_row is None or seat_row.user is None or not seat_row.user.email:
         return False
-    path = reverse("games:table", args=[table_id])
+    link = absolute_url(reverse("games:table", args=[table_id]))
     send_mail(
         subject=f"Rosbi: your move at {table.name}",
         message=(
             f"It is your turn at {table.name}. You have until "
-            f"{table.turn_deadline:%Y-%m-%d %H:%M} UTC to play: {path}"
+            f"{table.turn_deadline:%Y-%m-%d %H:%M} UTC to play: {link}"
         ),
         from_email=settings.DEFAULT_FROM_EMAIL,
         recipient_list=[seat_row.user.email],

@@ -42,6 +42,7 @@ ENVIRONMENT_VARIABLES: dict[str, str] = {
     "SECURE_HSTS_SECONDS": "HSTS max-age in production (default one year)",
     "SECURE_SSL_REDIRECT": "redirect http to https in production (default true)",
     "LOG_LEVEL": "root log level (default INFO)",
+    "SITE_URL": "the site's public address for links in e-mails (default https://first host)",
 }
 
 
@@ -77,6 +78,7 @@ class Config:
     hsts_seconds: int
     ssl_redirect: bool
     log_level: str
+    site_url: str = "http://127.0.0.1:8000"
 
 
 def parse_bool(name: str, raw: str | None, default: bool) -> bool:
@@ -220,6 +222,13 @@ def load_config(env: Mapping[str, str], base_dir: Path) -> Config:
     email_url = env.get("EMAIL_URL", "").strip()
     email = parse_email_url(email_url) if email_url else email_from_parts(env)
 
+    site_url = env.get("SITE_URL", "").strip().rstrip("/")
+    if not site_url:
+        # Links in e-mails need a host: locally the dev server, in production the first host.
+        site_url = "http://127.0.0.1:8000" if debug else f"https://{allowed_hosts[0]}"
+    elif urlsplit(site_url).scheme not in {"http", "https"} or not urlsplit(site_url).netloc:
+        raise ImproperlyConfigured(f"SITE_URL must look like https://rosbi.example: {site_url!r}.")
+
     return Config(
         base_dir=base_dir,
         var_dir=var_dir,
@@ -236,6 +245,7 @@ def load_config(env: Mapping[str, str], base_dir: Path) -> Config:
         hsts_seconds=parse_int("SECURE_HSTS_SECONDS", env.get("SECURE_HSTS_SECONDS"), 31_536_000),
         ssl_redirect=parse_bool("SECURE_SSL_REDIRECT", env.get("SECURE_SSL_REDIRECT"), True),
         log_level=env.get("LOG_LEVEL", "INFO").upper(),
+        site_url=site_url,
     )
 
 

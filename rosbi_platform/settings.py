@@ -20,6 +20,8 @@ if CONFIG.embedded_redis_socket is not None:
     # Local development: one embedded server shared by web, worker, beat and tests.
     ensure_embedded_redis(CONFIG.embedded_redis_socket)
 REDIS_URL = CONFIG.redis_url
+SITE_URL = CONFIG.site_url
+"""The public address for absolute links (e-mails are read outside the site)."""
 
 INSTALLED_APPS = [
     "django.contrib.admin",

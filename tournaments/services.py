@@ -641,6 +641,8 @@ def notify_table_ready(round_id: int) -> int:
     from django.core.mail import send_mail
     from django.urls import reverse
 
+    from rosbi_platform.links import absolute_url
+
     sent = 0
     round_ = Round.objects.select_related("tournament").get(pk=round_id)
     tournament = round_.tournament
@@ -664,7 +666,7 @@ def notify_table_ready(round_id: int) -> int:
             if user.email:
                 send_mail(
                     subject=f"Rosbi: your table is ready ({tournament.name})",
-                    message=f"{message}\n\n{getattr(settings, 'SITE_URL', '')}{url}",
+                    message=f"{message}\n\n{absolute_url(url)}",
                     from_email=settings.DEFAULT_FROM_EMAIL,
                     recipient_list=[user.email],
                 )

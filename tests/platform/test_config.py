@@ -197,3 +197,19 @@ def test_documented_variables_are_exactly_the_ones_read():
         assert f'"{name}"' in source
         assert f"{name}=" in env_example, f"{name} missing from .env.example"
         assert f"`{name}`" in readme, f"{name} missing from the README's table"
+
+
+def test_site_url_defaults_and_validation(tmp_path):
+    local = load_config({}, tmp_path)
+    assert local.site_url == "http://127.0.0.1:8000"
+    production = {
+        "DEBUG": "false",
+        "SECRET_KEY": "k" * 30 + "abcdefghijklmnopqrstuvwxyz",
+        "ALLOWED_HOSTS": "rosbi.example,www.rosbi.example",
+        "REDIS_URL": "redis://redis:6379/0",
+    }
+    assert load_config(production, tmp_path).site_url == "https://rosbi.example"
+    given = load_config({**production, "SITE_URL": "https://play.rosbi.example/"}, tmp_path)
+    assert given.site_url == "https://play.rosbi.example"
+    with pytest.raises(ImproperlyConfigured, match="SITE_URL"):
+        load_config({**production, "SITE_URL": "rosbi.example"}, tmp_path)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 
 import pytest
+from django.conf import settings
 from django.core import mail
 from django.db import connection
 
@@ -52,6 +53,8 @@ def test_concurrent_sweeps_seat_and_start_a_round_once(eager_celery):
     assert all(t.game_table.status == Table.Status.PLAYING for t in tables)
     assert Notice.objects.filter(tournament=tournament).count() == 9
     assert len(mail.outbox) == 9
+    links = {f"{settings.SITE_URL}/tables/{t.game_table_id}/" for t in tables}
+    assert all(any(link in m.body for link in links) for m in mail.outbox)  # absolute links
 
     services.recompute_standings(tournament.pk)
     before = state_of(tournament)

@@ -133,12 +133,14 @@ def test_an_away_player_is_played_for_until_they_come_back():
     assert not Seat.objects.get(table=table, number=away_seat).away
 
 
-def test_turn_based_tables_mail_the_player_on_turn(mailoutbox):
+def test_turn_based_tables_mail_the_player_on_turn(mailoutbox, settings):
+    settings.SITE_URL = "https://rosbi.example"
     table, users = humans_table(3, seed=2, turn_seconds=86400)
     table.refresh_from_db()
     on_turn = users[table.turn_seat]
     assert [m.to for m in mailoutbox] == [[on_turn.email]]
     assert "your move" in mailoutbox[0].subject
+    assert f"https://rosbi.example/tables/{table.pk}/" in mailoutbox[0].body  # a link that works
 
 
 def test_a_bot_turn_whose_task_was_lost_is_picked_up_by_the_sweeper():
