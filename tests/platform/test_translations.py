@@ -7,7 +7,9 @@ from pathlib import Path
 import pytest
 
 LOCALE_DIR = Path(__file__).resolve().parents[2] / "locale"
-ENTRY = re.compile(r'^msgid ((?:".*"\n)+)msgstr ((?:".*"\n?)+)', re.MULTILINE)
+ENTRY = re.compile(
+    r'^(?:msgctxt ((?:".*"\n)+))?msgid ((?:".*"\n)+)msgstr ((?:".*"\n?)+)', re.MULTILINE
+)
 
 
 def parse_po(path: Path) -> dict[str, str]:
@@ -17,9 +19,21 @@ def parse_po(path: Path) -> dict[str, str]:
 
     entries = {}
     for match in ENTRY.finditer(path.read_text(encoding="utf-8")):
-        msgid = join(match.group(1))
-        if msgid:
-            entries[msgid] = join(match.group(2))
+        msgid = join(match.group(2))
+        if msgid and match.group(1) is None:  # entries with a context are in `parse_po_contexts`
+            entries[msgid] = join(match.group(3))
+    return entries
+
+
+def parse_po_contexts(path: Path) -> dict[tuple[str, str], str]:
+    """The entries that carry a ``msgctxt`` (the same English word, two German ones)."""
+    entries = {}
+    for match in ENTRY.finditer(path.read_text(encoding="utf-8")):
+        if match.group(1) is not None:
+            context = "".join(re.findall(r'"(.*)"', match.group(1)))
+            entries[context, "".join(re.findall(r'"(.*)"', match.group(2)))] = "".join(
+                re.findall(r'"(.*)"', match.group(3))
+            )
     return entries
 
 
@@ -35,6 +49,10 @@ def test_catalogue_is_complete_and_compiled(language):
     assert untranslated == []
     stale = [msgid for msgid, msgstr in po_entries.items() if compiled.gettext(msgid) != msgstr]
     assert stale == [], "run `make messages` to recompile the .mo files"
+    in_context = parse_po_contexts(LOCALE_DIR / language / "LC_MESSAGES" / "django.po")
+    assert ("card suit", "Clubs") in in_context and ("button", "Open") in in_context
+    for (context, msgid), msgstr in in_context.items():
+        assert msgstr and compiled.pgettext(context, msgid) == msgstr, (context, msgid)
 
 
 def test_german_is_really_german():
@@ -43,5 +61,6 @@ def test_german_is_really_german():
 
     assert german["Tournaments"] == "Turniere"
     assert german["Log in"] == "Anmelden"
-    # Only names and loanwords may stay as they are.
-    assert same_as_english <= {"Lobby", "Status", "Admin", "Name"}
+    # Only names, loanwords and the game's own German terms may stay as they are.
+    game_terms = {"Partie", "Rosbiratschka", "Unter", "Ober", "Daus"}
+    assert same_as_english <= {"Lobby", "Status", "Admin", "Name"} | game_terms
