@@ -56,6 +56,27 @@ def redis_url() -> str:
     return require_redis()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def private_celery_queue(request: pytest.FixtureRequest):
+    """Send this run's tasks to a queue of its own.
+
+    Test runs on one machine share the embedded Redis; without this, one run's real worker
+    (``celery_worker``) would take another run's tasks, for a database it cannot see.
+    """
+    if not django_is_active(request.config):
+        yield None
+        return
+    import uuid
+
+    from rosbi_platform import celery_app
+
+    previous = celery_app.conf.task_default_queue
+    queue = f"tests-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+    celery_app.conf.task_default_queue = queue
+    yield queue
+    celery_app.conf.task_default_queue = previous
+
+
 @pytest.fixture
 def celery_worker(redis_url: str):
     """A real Celery worker running in this process (solo pool) on the configured broker."""
