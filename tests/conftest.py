@@ -4,8 +4,9 @@ Pure-Python tests (engine, seating, ratings maths) need nothing from here and al
 `-p no:django`; Django is only imported inside fixtures and hooks that need it.
 
 Service policy: on a developer machine without DATABASE_URL/REDIS_URL the suite runs on SQLite
-and the embedded Redis. With CI=true a test that needs PostgreSQL or Redis and cannot reach it
-FAILS with a clear message; it is never skipped.
+and the embedded Redis, so write tests that hold on every database. A test marked `postgres`
+(or `redis`) that cannot have its server FAILS with a message saying what it needs, in CI and
+locally alike; nothing is ever skipped.
 """
 
 from __future__ import annotations
@@ -118,9 +119,8 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     if "postgresql" in engine:
         return
     message = f"needs PostgreSQL (DATABASE_URL=postgres://...), configured engine is {engine}"
-    if IN_CI:
-        pytest.fail(f"CI=true: {message}", pytrace=False)
-    pytest.skip(message)
+    # Never a skip: a test that cannot run is a failure that says what it needs.
+    pytest.fail(f"CI=true: {message}" if IN_CI else message, pytrace=False)
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import sys
+from abc import ABC, abstractmethod
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +30,7 @@ def _dense_ranks(totals: list[int]) -> list[int]:
     return [distinct.index(t) for t in totals]
 
 
-class System:
+class System(ABC):
     """Base: ``state`` maps player id to the system's rating object."""
 
     name = "base"
@@ -42,18 +43,21 @@ class System:
             self.state[player] = self.fresh()
         return self.state[player]
 
+    @abstractmethod
     def fresh(self) -> Any:
-        raise NotImplementedError
+        """Every rating system of the comparison defines it."""
 
+    @abstractmethod
     def predict(self, players: list[int], now: float) -> list[list[float]]:
-        raise NotImplementedError
+        """Every rating system of the comparison defines it."""
 
+    @abstractmethod
     def compute(self, players: list[int], totals: list[int], now: float) -> list[Any]:
-        raise NotImplementedError
+        """Every rating system of the comparison defines it."""
 
+    @abstractmethod
     def strength(self, rating: Any) -> float:
         """The number shown on the ladder (used for rank correlations and monotonicity)."""
-        raise NotImplementedError
 
     def commit(self, players: list[int], new: list[Any]) -> None:
         for player, rating in zip(players, new, strict=True):
