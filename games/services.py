@@ -23,8 +23,7 @@ from typing import Any, TypeVar
 
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.db import OperationalError, connection, transaction
-from django.db.models import F
+from django.db import transaction
 from django.utils import timezone
 
 from games import selectors
@@ -49,6 +48,7 @@ from games.models import (
     TableEvent,
     TableMute,
 )
+from rosbi_platform.locking import retry_while_locked, with_row_lock
 
 logger = logging.getLogger(__name__)
 
@@ -99,42 +99,13 @@ def default_bot_level() -> str:
 
 
 def _retry_while_sqlite_is_locked(work: Callable[[], T]) -> T:
-    """Run ``work``; on SQLite, retry it while another connection holds the write lock.
-
-    SQLite has no row locks: writers queue on the whole database, and the in-memory test
-    database (shared cache) reports a busy table at once instead of waiting. Only an outermost
-    unit is retried, so a failed attempt has committed nothing and its on_commit callbacks
-    were dropped.
-    """
-    if connection.vendor != "sqlite" or connection.in_atomic_block:
-        return work()
-    for attempt in range(_SQLITE_LOCK_ATTEMPTS):
-        try:
-            return work()
-        except OperationalError as error:
-            if attempt + 1 >= _SQLITE_LOCK_ATTEMPTS or "locked" not in str(error):
-                raise
-            time.sleep(min(0.002 * (attempt + 1), 0.05))
-    raise AssertionError("unreachable")
+    """Run ``work``, retried while SQLite's write lock is held elsewhere (``rosbi_platform.locking``)."""
+    return retry_while_locked(work, _SQLITE_LOCK_ATTEMPTS)
 
 
 def _with_locked_table(table_id: int, work: Callable[[Table], T]) -> T:
-    """Run ``work`` in a transaction holding the table row lock.
-
-    PostgreSQL gets ``SELECT ... FOR UPDATE``. On SQLite the transaction starts with a no-op
-    write, which takes the database write lock before anything is read (a deferred transaction
-    that read first could not upgrade safely).
-    """
-    sqlite = connection.vendor == "sqlite"
-
-    def locked() -> T:
-        with transaction.atomic():
-            if sqlite:
-                Table.objects.filter(pk=table_id).update(version=F("version"))
-            table = Table.objects.select_for_update().get(pk=table_id)
-            return work(table)
-
-    return _retry_while_sqlite_is_locked(locked)
+    """Run ``work`` in a transaction holding the table row lock."""
+    return with_row_lock(Table, work, "version", _SQLITE_LOCK_ATTEMPTS, pk=table_id)
 
 
 class _Publisher:

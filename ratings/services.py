@@ -17,7 +17,6 @@ import datetime as dt
 import json
 import logging
 import math
-import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
@@ -39,6 +38,7 @@ from ratings.models import (
     Season,
     SeasonStanding,
 )
+from rosbi_platform.locking import in_row_lock, retry_while_locked
 
 logger = logging.getLogger(__name__)
 
@@ -73,28 +73,14 @@ def matchmaking_params() -> matchmaking.MatchmakingParams:
 
 
 def _with_ledger(pool: str, work: Callable[[RatingLedger], T]) -> T:
-    """Run ``work`` in a transaction holding the pool's ledger row lock.
+    """Run ``work`` in a transaction holding the pool's ledger row lock
+    (``rosbi_platform.locking``); the ledger row is created first when missing."""
 
-    PostgreSQL gets ``SELECT ... FOR UPDATE``. SQLite has no row locks: a no-op write first
-    takes the database write lock, and a busy database is retried from the top (nothing of a
-    failed attempt was committed).
-    """
-    outermost = not connection.in_atomic_block
-    sqlite = connection.vendor == "sqlite"
-    attempts = _SQLITE_LOCK_ATTEMPTS if outermost and sqlite else 1
-    for attempt in range(attempts):
-        try:
-            _ensure_ledger(pool)
-            with transaction.atomic():
-                if sqlite:
-                    RatingLedger.objects.filter(pool=pool).update(applied=F("applied"))
-                ledger = RatingLedger.objects.select_for_update().get(pool=pool)
-                return work(ledger)
-        except OperationalError as error:
-            if attempt + 1 >= attempts or "locked" not in str(error):
-                raise
-            time.sleep(min(0.002 * (attempt + 1), 0.05))
-    raise AssertionError("unreachable")
+    def attempt() -> T:
+        _ensure_ledger(pool)
+        return in_row_lock(RatingLedger, work, "applied", pool=pool)
+
+    return retry_while_locked(attempt, _SQLITE_LOCK_ATTEMPTS)
 
 
 def _ensure_ledger(pool: str) -> None:

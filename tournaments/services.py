@@ -14,17 +14,17 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import logging
-import time
 from collections.abc import Callable, Iterable
 from functools import partial
 from typing import Any, TypeVar
 
 from django.conf import settings
-from django.db import IntegrityError, OperationalError, connection, transaction
-from django.db.models import F, Model
+from django.db import IntegrityError, transaction
+from django.db.models import Model
 from django.utils import timezone
 
 from rosbi_platform.accounts.models import ClubMembership
+from rosbi_platform.locking import retry_while_locked, with_row_lock
 from tournaments import duplicate as duplicate_algorithms
 from tournaments import knockout, schedule, seating, selectors
 from tournaments.models import (
@@ -54,26 +54,8 @@ class TournamentError(Exception):
 
 
 def _locked(model: type[Model], pk: int, work: Callable[[Any], T]) -> T:
-    """Run ``work(row)`` in a transaction holding ``row``'s lock (see the module docstring).
-
-    On SQLite a busy database is retried from the top: nothing of a failed attempt was
-    committed and its on_commit callbacks were dropped.
-    """
-    outermost = not connection.in_atomic_block
-    sqlite = connection.vendor == "sqlite"
-    attempts = _SQLITE_LOCK_ATTEMPTS if outermost and sqlite else 1
-    for attempt in range(attempts):
-        try:
-            with transaction.atomic():
-                if sqlite:
-                    model.objects.filter(pk=pk).update(id=F("id"))
-                row = model.objects.select_for_update().get(pk=pk)
-                return work(row)
-        except OperationalError as error:
-            if attempt + 1 >= attempts or "locked" not in str(error):
-                raise
-            time.sleep(min(0.002 * (attempt + 1), 0.05))
-    raise AssertionError("unreachable")
+    """Run ``work(row)`` in a transaction holding ``row``'s lock (``rosbi_platform.locking``)."""
+    return with_row_lock(model, work, "id", _SQLITE_LOCK_ATTEMPTS, pk=pk)
 
 
 def retry_when_busy(function: Callable[..., T]) -> Callable[..., T]:
@@ -85,15 +67,7 @@ def retry_when_busy(function: Callable[..., T]) -> Callable[..., T]:
 
     @functools.wraps(function)
     def wrapper(*args: Any, **kwargs: Any) -> T:
-        attempts = _SQLITE_LOCK_ATTEMPTS if not connection.in_atomic_block else 1
-        for attempt in range(attempts):
-            try:
-                return function(*args, **kwargs)
-            except OperationalError as error:
-                if attempt + 1 >= attempts or "locked" not in str(error):
-                    raise
-                time.sleep(min(0.002 * (attempt + 1), 0.05))
-        raise AssertionError("unreachable")
+        return retry_while_locked(lambda: function(*args, **kwargs), _SQLITE_LOCK_ATTEMPTS)
 
     return wrapper
 
