@@ -1,90 +1,65 @@
-"""Engine mode: Parties played card by card by the rules engine ``games.engine``.
+"""Engine mode: Parties played card by card through ``games.engine`` by the real bots.
 
-Each simulated player is a bot with a hidden skill ``s`` in (0, 1): at every move it plays
-the heuristic move with probability ``s`` and a uniformly random legal move otherwise.
-The heuristic is the plain card sense of the game: duck under the trick, shed the
-dangerous card when void, lead low; in ``hundred`` never cross 25/50/100 when avoidable.
-These are bench bots (``games/bots.py`` did not exist when this was written); they exist
-only so that penalty totals come from real deals instead of a parametric model.
+Every simulated player has a hidden skill ``s`` (standard normal, drifting slowly). Its
+*care* ``c = 1 / (1 + exp(-CARE_SLOPE * s))`` sets, move by move, which of the bots of
+``games/bots`` decides: the heuristic bot with probability ``c``, else the beginner with
+probability ``c`` of the rest, else the random bot. So a weak player plays mostly like
+the random bot, an average one half heuristic, a quarter beginner, a quarter random, and a
+strong one almost always like the heuristic bot. (The strong PIMC bot is left out: about
+20 ms of CPU per decision would make 10 seeds of 2,000 Parties take hours.)
+
+The bots decide from the seat's ``SeatView`` exactly as at a live table, and draw their
+randomness from the stream's ``random.Random`` so a seed fixes every card played.
 """
 
 from __future__ import annotations
 
+import math
 import random
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from games.bots.beginner import BeginnerBot  # noqa: E402
+from games.bots.heuristic import HeuristicBot  # noqa: E402
+from games.bots.random_bot import RandomBot  # noqa: E402
 from games.engine import Partie, draw_first_dealer  # noqa: E402
-from games.engine.cards import HUNDRED_VALUES  # noqa: E402
 
-_KING_OF_HEARTS = 2 * 9 + 7
-_HEARTS = 2
-_JACK = 5
+# How steeply care rises with skill: skill -1 / 0 / +1 gives care 0.18 / 0.5 / 0.82.
+CARE_SLOPE = 1.5
 
 
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+def care(skill: float) -> float:
+    """Probability that a player of this hidden skill makes the heuristic bot's move."""
+    return 1.0 / (1.0 + math.exp(-CARE_SLOPE * skill))
 
 
-def _danger(index: int, contract: str) -> int:
-    """How much a card hurts if taken, for choosing discards."""
-    rank = index % 9
-    if contract == "no_king_of_hearts" and index == _KING_OF_HEARTS:
-        return 100
-    if contract == "no_hearts" and index // 9 == _HEARTS:
-        return 20 + rank
-    if contract == "no_jacks" and rank == _JACK:
-        return 30
-    return rank
+def level_shares(skill: float) -> tuple[float, float, float]:
+    """Shares of moves made by the (heuristic, beginner, random) bot at this skill."""
+    c = care(skill)
+    return c, c * (1.0 - c), (1.0 - c) ** 2
 
 
-def _heuristic(deal, legal: list[int]) -> int:
-    contract = str(deal.contract)
-    if contract == "hundred":
-        total = deal.hundred_total
-        line = 25 if total <= 25 else 50 if total <= 50 else 100
-        safe = [i for i in legal if total + HUNDRED_VALUES[i % 9] <= line]
-        if safe:
-            return max(safe, key=lambda i: (HUNDRED_VALUES[i % 9], i))
-        return min(legal, key=lambda i: (HUNDRED_VALUES[i % 9], i))
-    if contract == "rosbiratschka":
-        cards = [i for i in legal if i < 36]
-        return max(cards, key=lambda i: (i % 9 != _JACK, i)) if cards else legal[0]
-    trick = deal.current_trick
-    if not trick:
-        return min(legal, key=lambda i: (_danger(i, contract), i % 9, i))
-    led = trick[0][1].suit
-    best = max(card.rank for _, card in trick if card.suit == led)
-    following = [i for i in legal if i // 9 == led]
-    if following:
-        under = [i for i in following if i % 9 < best]
-        if under:
-            return max(under, key=lambda i: (i % 9, i))
-        return max(following, key=lambda i: (i % 9, i))
-    return max(legal, key=lambda i: (_danger(i, contract), i))
-
-
-def play_partie(rng: random.Random, skills: list[float]) -> list[int]:
-    """Penalty totals of one Partie played by bots of the given skills (seat order)."""
+def play_partie(rng: random.Random, skills: Sequence[float]) -> list[int]:
+    """Penalty totals of one Partie (seat order) played by players of these hidden skills."""
     n = len(skills)
+    heuristic, beginner, random_bot = HeuristicBot(rng), BeginnerBot(rng), RandomBot(rng)
+    # Cumulative thresholds per seat: u < heuristic_share -> heuristic, u < both -> beginner.
+    thresholds = []
+    for skill in skills:
+        first, second, _ = level_shares(skill)
+        thresholds.append((first, first + second))
     partie = Partie(n, draw_first_dealer(n, rng))
     while not partie.is_over:
         deal = partie.deal_next(rng)
         while not deal.over:
-            mask = deal.legal_mask()
-            legal = _bits(mask)
-            if len(legal) == 1:
-                move = legal[0]
-            elif rng.random() < skills[deal.turn]:
-                move = _heuristic(deal, legal)
-            else:
-                move = legal[int(rng.random() * len(legal))]
-            deal.play_index(move)
+            seat = deal.turn
+            to_heuristic, to_beginner = thresholds[seat]
+            draw = rng.random()
+            bot = (
+                heuristic if draw < to_heuristic else beginner if draw < to_beginner else random_bot
+            )
+            deal.play(bot.choose(deal.view_for(seat)))
     return list(partie.totals)

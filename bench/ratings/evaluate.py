@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import resource
 import statistics
 import sys
 import time
@@ -30,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import numpy as np  # noqa: E402
 from scipy import optimize, stats  # noqa: E402
-from simulate import Stream, generate  # noqa: E402
+from simulate import Stream, cached_generate  # noqa: E402
 from systems import (  # noqa: E402
     Elo,
     Glicko,
@@ -175,9 +176,14 @@ MODES = {
 
 
 def run_seed(job: tuple) -> tuple[int, dict[str, dict]]:
-    seed, mode, tables, players, probe_every, names = job
-    stream = generate(
-        seed, tables=tables, players=players, heavy=mode == "heavy", engine=mode == "engine"
+    seed, mode, tables, players, probe_every, names, cache = job
+    stream = cached_generate(
+        cache,
+        seed,
+        tables=tables,
+        players=players,
+        heavy=mode == "heavy",
+        engine=mode == "engine",
     )
     return seed, {name: run_system(SYSTEMS[name](), stream, probe_every) for name in names}
 
@@ -231,9 +237,18 @@ def report(title: str, per_seed: list[dict[str, dict]], names: list[str]) -> str
     return "\n".join(lines)
 
 
+def _cpu_seconds() -> float:
+    """CPU time of this process plus its finished worker processes (user + system)."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=10)
+    parser.add_argument("--first-seed", type=int, default=0, help="seeds first..first+seeds-1")
+    parser.add_argument("--cache", default="", help="directory to keep generated streams in")
     parser.add_argument("--tables", type=int, default=2000)
     parser.add_argument("--players", type=int, default=250)
     parser.add_argument("--probe-every", type=int, default=25)
@@ -248,8 +263,8 @@ def main() -> None:
     started = time.perf_counter()
     for mode in args.modes.split(","):
         jobs = [
-            (seed, mode, args.tables, args.players, args.probe_every, names)
-            for seed in range(args.seeds)
+            (seed, mode, args.tables, args.players, args.probe_every, names, args.cache)
+            for seed in range(args.first_seed, args.first_seed + args.seeds)
         ]
         if args.jobs > 1:
             with ProcessPoolExecutor(args.jobs) as pool:
@@ -260,8 +275,9 @@ def main() -> None:
         print(report(MODES[mode], per_seed, names), flush=True)
         print(flush=True)
     print(
-        f"total time {time.perf_counter() - started:.0f} s "
-        f"({args.seeds} seeds x modes {args.modes}, {args.tables} tables, {args.players} players)"
+        f"total time {time.perf_counter() - started:.0f} s wall, {_cpu_seconds():.0f} s CPU "
+        f"({args.seeds} seeds from {args.first_seed} x modes {args.modes}, "
+        f"{args.tables} tables, {args.players} players)"
     )
 
 

@@ -21,9 +21,6 @@ LUCK_SCALE = 0.45
 DRIFT_PER_SQRT_DAY = 0.015
 SECONDS_PER_DAY = 86400.0
 TABLE_SIZES = (3, 4, 5, 6)
-# Engine mode: probability of the heuristic move = clip(MEAN + SPREAD * skill, 0.02, 0.98).
-ENGINE_CARE_MEAN = 0.55
-ENGINE_CARE_SPREAD = 0.25
 TABLE_SIZE_WEIGHTS = (0.2, 0.55, 0.15, 0.1)
 
 
@@ -105,8 +102,8 @@ def generate(
 
     Players differ in activity (log-normal), skill (standard normal, drifting slowly) and
     arrival day; tables are drawn among arrived players weighted by activity. With
-    ``engine`` the Parties are played card by card by bots (see ``engine_mode``), the
-    hidden skill setting how often a bot plays its heuristic move.
+    ``engine`` the Parties are played card by card by the bots of ``games/bots`` (see
+    ``engine_mode``), the hidden skill setting how often each level decides a move.
     """
     if engine:
         from engine_mode import play_partie as play_with_engine
@@ -133,10 +130,31 @@ def generate(
             skill[p] += rng.gauss(0.0, DRIFT_PER_SQRT_DAY * math.sqrt(max(elapsed, 0.0)))
             skill_day[p] = day
         skills = [skill[p] for p in seated]
-        if engine:
-            care = [min(0.98, max(0.02, ENGINE_CARE_MEAN + ENGINE_CARE_SPREAD * s)) for s in skills]
-            totals = play_with_engine(rng, care)
-        else:
-            totals = play_partie(rng, skills, heavy)
+        totals = play_with_engine(rng, skills) if engine else play_partie(rng, skills, heavy)
         result.append(Table(day * SECONDS_PER_DAY, seated, totals, skills))
     return Stream(result, arrival)
+
+
+def cached_generate(cache_dir: str | None, seed: int, **options: object) -> Stream:
+    """``generate`` with an optional on-disk cache, since engine streams cost seconds each.
+
+    The file name holds every argument, so a changed stream setting never reads a stale
+    stream; a changed simulation *code* needs a fresh directory (or deleting it).
+    """
+    if not cache_dir:
+        return generate(seed, **options)  # type: ignore[arg-type]
+    import pickle
+    from pathlib import Path
+
+    key = "-".join(f"{name}={options[name]}" for name in sorted(options))
+    path = Path(cache_dir) / f"stream-seed={seed}-{key}.pickle"
+    if path.exists():
+        with path.open("rb") as handle:
+            return pickle.load(handle)  # noqa: S301 - our own cache files
+    stream = generate(seed, **options)  # type: ignore[arg-type]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_suffix(".tmp")
+    with temporary.open("wb") as handle:
+        pickle.dump(stream, handle)
+    temporary.replace(path)
+    return stream
