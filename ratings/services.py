@@ -183,10 +183,19 @@ def record_finished_partie(
 # --------------------------------------------------------------------------- the replay
 
 
-@dataclass
-class _State:
-    rating: elo.Rating
-    last_played: dt.datetime | None
+# A player's state during a replay: ``(mu, sigma, games, last_played as POSIX seconds,
+# last_played as a datetime)``. Plain tuples, because the replay of 100,000 Parties creates
+# about 430,000 of them; the first four items are what ``elo.update_values`` reads.
+_State = tuple[float, float, int, float | None, dt.datetime | None]
+_NEWCOMER: _State = (elo.INITIAL_MU, elo.INITIAL_SIGMA, 0, None, None)
+
+
+def _state(rating: elo.Rating, last_played: dt.datetime | None) -> _State:
+    return (rating.mu, rating.sigma, rating.games, rating.last_played, last_played)
+
+
+def _rating(state: _State) -> elo.Rating:
+    return elo.Rating(mu=state[0], sigma=state[1], games=state[2], last_played=state[3])
 
 
 @dataclass(frozen=True)
@@ -235,51 +244,40 @@ _CHANGE_COLUMNS = (
 )
 
 
-def _rate_job(job: _Job, states: dict[int, _State], bot: elo.Rating) -> list[ChangeRow]:
-    """Apply one Partie to ``states`` in memory; the rating-change rows it causes."""
+def _rate_job(job: _Job, states: dict[int, _State], bot: _State, changes: list[ChangeRow]) -> None:
+    """Apply one Partie to ``states`` in memory; append the rating-change rows it causes."""
     people = job.participants
     if _rated_humans(people) < 2:
-        return []
+        return
     worst = max(p["total"] for p in people)
     totals = [worst + 1 if p["left"] else p["total"] for p in people]
     last_place = len(people)
-    before: list[_State | None] = []
-    players = []
-    for p in people:
+    players = [bot if p["user_id"] is None else states.get(p["user_id"], _NEWCOMER) for p in people]
+    finished_at = job.finished_at
+    after = elo.update_values(players, totals, finished_at.timestamp())
+    partie_id = job.partie_id
+    for p, old, new in zip(people, players, after, strict=True):
         uid = p["user_id"]
         if uid is None:
-            before.append(None)
-            players.append(bot)
             continue
-        state = states.get(uid) or _State(elo.new_rating(), None)
-        before.append(state)
-        players.append(state.rating)
-    after = elo.update(players, totals, now=job.finished_at.timestamp())
-    changes = []
-    for p, old, new in zip(people, before, after, strict=True):
-        if old is None:
-            continue
-        uid = p["user_id"]
-        states[uid] = _State(new, job.finished_at)
-        old_rating = old.rating
+        states[uid] = (*new, finished_at)
         changes.append(
             (
-                job.partie_id,
+                partie_id,
                 uid,
-                job.finished_at,
+                finished_at,
                 p["seat"],
                 p["total"],
                 last_place if p["left"] else p["place"],
                 p["left"],
-                old_rating.mu,
-                old_rating.sigma,
-                old_rating.games,
-                old.last_played,
-                new.mu,
-                new.sigma,
+                old[0],
+                old[1],
+                old[2],
+                old[4],
+                new[0],
+                new[1],
             )
         )
-    return changes
 
 
 def _replay(
@@ -289,7 +287,7 @@ def _replay(
     progress: ProgressCallback | None = None,
 ) -> list[ChangeRow]:
     """Apply jobs in order (season resets in between) to ``states``; all change rows."""
-    bot = bot_rating()
+    bot = _state(bot_rating(), None)
     changes: list[ChangeRow] = []
     pending_resets = sorted(resets, key=lambda r: r.closed_at)
     next_reset = 0
@@ -300,7 +298,7 @@ def _replay(
         ):
             _reset_states(states, pending_resets[next_reset])
             next_reset += 1
-        changes.extend(_rate_job(job, states, bot))
+        _rate_job(job, states, bot, changes)
         if progress is not None and (index + 1) % step == 0:
             progress(index + 1, len(jobs))
     for reset in pending_resets[next_reset:]:
@@ -308,88 +306,88 @@ def _replay(
     return changes
 
 
-def _insert_changes(pool: str, changes: list[ChangeRow], upsert: bool = False) -> None:
-    """Write rating changes in batches with ``executemany``: at 100,000 Parties the ORM's
-    per-value SQL compilation costs more than the maths, so this path skips model instances.
+def _datetime_adapter(changes: list[ChangeRow]) -> dict[Any, Any]:
+    """Each distinct ``finished_at``/``last_played_before`` of ``changes`` as the database
+    takes it (a string on SQLite): 100,000 conversions instead of one per value written."""
+    adapt = connection.ops.adapt_datetimefield_value
+    moments = {row[2] for row in changes} | {row[10] for row in changes}
+    return {moment: None if moment is None else adapt(moment) for moment in moments}
 
-    ``upsert`` overwrites an existing (Partie, player) row in place, which on SQLite is much
-    cheaper than deleting all rows first (its fast truncate is off while foreign keys are on).
-    """
+
+def _insert_changes(pool: str, changes: list[ChangeRow]) -> None:
+    """Insert rating changes: ``COPY`` on PostgreSQL, else ``executemany`` in batches. At
+    100,000 Parties the ORM's per-value SQL compilation costs more than the maths."""
     if not changes:
         return
-    if connection.vendor == "postgresql" and not upsert:
+    if connection.vendor == "postgresql":
         _copy_changes(pool, changes)
         return
     qn = connection.ops.quote_name
-    adapt = connection.ops.adapt_datetimefield_value
     columns = ", ".join(qn(c) for c in _CHANGE_COLUMNS)
     marks = ", ".join(["%s"] * len(_CHANGE_COLUMNS))
     sql = f"INSERT INTO {qn(RatingChange._meta.db_table)} ({columns}) VALUES ({marks})"
-    if upsert:
-        updates = ", ".join(
-            f"{qn(c)} = excluded.{qn(c)}"
-            for c in _CHANGE_COLUMNS
-            if c not in ("partie_id", "user_id")
-        )
-        sql += f" ON CONFLICT ({qn('partie_id')}, {qn('user_id')}) DO UPDATE SET {updates}"
-    adapted: dict[Any, Any] = {}
-
-    def moment(value: dt.datetime | None) -> Any:
-        if value is None:
-            return None
-        if value not in adapted:
-            adapted[value] = adapt(value)
-        return adapted[value]
-
+    a = _datetime_adapter(changes)
     with connection.cursor() as cursor:
         for start in range(0, len(changes), WRITE_BATCH):
             cursor.executemany(
                 sql,
                 [
-                    (pool, *row[:2], moment(row[2]), *row[3:10], moment(row[10]), *row[11:])
+                    (pool, *row[:2], a[row[2]], *row[3:10], a[row[10]], *row[11:])
                     for row in changes[start : start + WRITE_BATCH]
                 ],
             )
 
 
 def _replace_pool_changes(pool: str, changes: list[ChangeRow]) -> None:
-    """Make the pool's stored rating changes exactly ``changes``.
+    """Make the pool's stored rating changes exactly ``changes``, writing only what differs.
 
-    PostgreSQL deletes and COPYs. SQLite upserts in place, then deletes the rows the replay
-    no longer produced (none, unless history itself changed), found by comparing counts first.
+    The stored rows are read once and compared with the replay's, value for value as the
+    database holds them; only rows that differ are deleted and inserted again, rows the replay
+    no longer produced are deleted, new ones inserted. So a rerun over an unchanged history
+    writes no rating change at all, and the first run (nothing stored) only inserts.
     """
-    in_pool = RatingChange.objects.filter(pool=pool)
-    if connection.vendor != "sqlite":
-        in_pool._raw_delete(RatingChange.objects.db)
-        _insert_changes(pool, changes)
-        return
-    _insert_changes(pool, changes, upsert=True)
-    if in_pool.count() == len(changes):
-        return
-    produced = {(row[0], row[1]) for row in changes}
-    stale = [
-        pk
-        for pk, partie_id, user_id in in_pool.values_list("pk", "partie_id", "user_id")
-        if (partie_id, user_id) not in produced
-    ]
-    for start in range(0, len(stale), WRITE_BATCH):
-        RatingChange.objects.filter(pk__in=stale[start : start + WRITE_BATCH])._raw_delete(
+    qn = connection.ops.quote_name
+    position = {(row[0], row[1]): i for i, row in enumerate(changes)}
+    moments = {row[2] for row in changes} | {row[10] for row in changes}
+    if connection.vendor == "sqlite":
+        # Django's SQLite connection reads datetimes back as naive values in its time zone.
+        a = {m: None if m is None else timezone.make_naive(m, connection.timezone) for m in moments}
+    else:
+        a = {m: m for m in moments}
+    columns = ", ".join(qn(c) for c in ("id", *_CHANGE_COLUMNS[1:]))
+    select = f"SELECT {columns} FROM {qn(RatingChange._meta.db_table)} WHERE {qn('pool')} = %s"
+    to_delete: list[int] = []
+    to_write: list[int] = []
+    with connection.cursor() as cursor:
+        cursor.execute(select, [pool])
+        while stored_rows := cursor.fetchmany(WRITE_BATCH):
+            for pk, *stored in stored_rows:
+                i = position.pop((stored[0], stored[1]), None)
+                if i is None:
+                    to_delete.append(pk)
+                    continue
+                row = changes[i]
+                if stored != [*row[:2], a[row[2]], *row[3:10], a[row[10]], *row[11:]]:
+                    to_delete.append(pk)
+                    to_write.append(i)
+    for start in range(0, len(to_delete), WRITE_BATCH):
+        RatingChange.objects.filter(pk__in=to_delete[start : start + WRITE_BATCH])._raw_delete(
             RatingChange.objects.db
         )
+    to_write.extend(position.values())
+    if len(to_write) == len(changes):
+        _insert_changes(pool, changes)
+    else:
+        _insert_changes(pool, [changes[i] for i in sorted(to_write)])
 
 
 def _reset_states(states: dict[int, _State], reset: _Reset) -> None:
     for uid, state in states.items():
-        states[uid] = _State(
-            soft_reset(state.rating, reset.pull, reset.sigma_bump), state.last_played
-        )
+        states[uid] = _state(soft_reset(_rating(state), reset.pull, reset.sigma_bump), state[4])
 
 
 def _state_of_row(row: PlayerRating) -> _State:
-    return _State(
-        elo.Rating(mu=row.mu, sigma=row.sigma, games=row.games, last_played=_ts(row.last_played)),
-        row.last_played,
-    )
+    return (row.mu, row.sigma, row.games, _ts(row.last_played), row.last_played)
 
 
 def _ts(moment: dt.datetime | None) -> float | None:
@@ -413,23 +411,17 @@ def _write_states(pool: str, states: dict[int, _State], reset_others: bool = Fal
     to_create = []
     adapt = connection.ops.adapt_datetimefield_value
     now = timezone.now()
-    for uid, state in states.items():
-        r = state.rating
+    for uid, (mu, sigma, games, _seconds, last_played) in states.items():
         pk = existing.pop(uid, None)
         if pk is None:
             to_create.append(
                 PlayerRating(
-                    user_id=uid,
-                    pool=pool,
-                    mu=r.mu,
-                    sigma=r.sigma,
-                    games=r.games,
-                    last_played=state.last_played,
+                    user_id=uid, pool=pool, mu=mu, sigma=sigma, games=games, last_played=last_played
                 )
             )
         else:
-            played = adapt(state.last_played) if state.last_played is not None else None
-            updates.append((r.mu, r.sigma, r.games, played, adapt(now), pk))
+            played = adapt(last_played) if last_played is not None else None
+            updates.append((mu, sigma, games, played, adapt(now), pk))
     if reset_others:
         for pk in existing.values():
             updates.append((elo.INITIAL_MU, elo.INITIAL_SIGMA, 0, None, adapt(now), pk))
@@ -549,13 +541,11 @@ def _rewind_and_replay(ledger: RatingLedger, pending: list[_Job]) -> int:
     states: dict[int, _State] = {}
     for change in later.order_by("finished_at", "partie_id"):
         if change.user_id not in states:
-            states[change.user_id] = _State(
-                elo.Rating(
-                    mu=change.mu_before,
-                    sigma=change.sigma_before,
-                    games=change.games_before,
-                    last_played=_ts(change.last_played_before),
-                ),
+            states[change.user_id] = (
+                change.mu_before,
+                change.sigma_before,
+                change.games_before,
+                _ts(change.last_played_before),
                 change.last_played_before,
             )
     others = {p["user_id"] for job in jobs for p in job.participants if p["user_id"]} - set(states)

@@ -107,3 +107,34 @@ def test_recompute_drops_the_changes_of_a_partie_taken_out_of_history():
     chain = list(RatingChange.objects.filter(user=users[0]).order_by("finished_at"))
     assert [c.partie_id for c in chain] == [parties[0].pk, parties[2].pk, parties[3].pk]
     assert chain[0].mu_after == chain[1].mu_before
+
+
+def test_a_rerun_rewrites_no_rating_change_and_restores_tampered_ones():
+    users = UserFactory.create_batch(5)
+    parties = [
+        finished_partie(
+            users[i % 2 : i % 2 + 4], [i, 10, 20, 30 - i], EPOCH + dt.timedelta(hours=i)
+        )
+        for i in range(6)
+    ]
+    for partie in parties:
+        record(partie)
+    services.apply_pending_ratings()
+    expected = snapshot()
+    ids = dict(RatingChange.objects.values_list("pk", "mu_after"))
+    # An unchanged history: every stored row is kept as it is (same primary keys).
+    services.recompute_all_ratings()
+    assert dict(RatingChange.objects.values_list("pk", "mu_after")) == ids
+    assert snapshot() == expected
+    # Tampered, missing and foreign rows are repaired; the untouched rows stay in place.
+    first, second, third = RatingChange.objects.order_by("pk")[:3]
+    RatingChange.objects.filter(pk=first.pk).update(mu_after=first.mu_after + 1e-9)
+    RatingChange.objects.filter(pk=second.pk).update(
+        finished_at=second.finished_at + dt.timedelta(seconds=1)
+    )
+    RatingChange.objects.filter(pk=third.pk).delete()
+    services.recompute_all_ratings()
+    assert snapshot() == expected
+    kept = set(RatingChange.objects.values_list("pk", flat=True))
+    assert set(ids) - {first.pk, second.pk, third.pk} <= kept
+    assert first.pk not in kept and second.pk not in kept
