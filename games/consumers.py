@@ -17,11 +17,37 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from games import selectors, services
-from games.live.state import frame_for_viewer
+from games.live.positions import positions
+from games.live.state import frame_for_viewer, viewer_key
 
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
+
+
+class _FrameCache:
+    """Encoded ``event`` frames by (group, version, viewer key), shared by every socket of the
+    process: an event is filtered and JSON-encoded once per distinct frame (two for a move:
+    the seat on turn and everyone else), not once per socket. Stored events never change, so
+    entries need no invalidation; the oldest go first past ``capacity``. One event loop
+    thread uses it, so it needs no lock."""
+
+    def __init__(self, capacity: int = 4096) -> None:
+        self.capacity = capacity
+        self._frames: dict[tuple[str, int, Any], str] = {}
+
+    def text(self, group: str, stored: dict[str, Any], seat: int | None) -> str:
+        key = (group, stored["version"], viewer_key(stored["event"], seat))
+        text = self._frames.get(key)
+        if text is None:
+            text = json.dumps(frame_for_viewer(stored, seat))
+            self._frames[key] = text
+            if len(self._frames) > self.capacity:
+                del self._frames[next(iter(self._frames))]
+        return text
+
+
+_frames = _FrameCache()
 
 
 class _Bucket:
@@ -107,6 +133,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
     async def table_events(self, message: dict[str, Any]) -> None:
         """Group message: stored events in full; each viewer gets its own filtered frames."""
+        # Keep this process's cached position of the table in step (once per process: the
+        # other consumers of the table find it already at this version).
+        positions.follow(self.table_id, message["events"])
         for stored in message["events"]:
             version = stored["version"]
             if version <= self.sent_version:
@@ -127,7 +156,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if event["kind"] == "seat_changed" and self.moves_me(event):
             await self.send_snapshot()
             return True
-        await self.send_json(frame_for_viewer(stored, self.seat))
+        assert self.group is not None
+        await self.send(text_data=_frames.text(self.group, stored, self.seat))
         self.sent_version = stored["version"]
         return False
 
@@ -193,7 +223,10 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if self.seat is None:
             await self.send_error(client_id, "not_seated", "Spectators cannot play.")
             return
-        result = await database_sync_to_async(services.submit_move)(
+        # Off the worker's one shared database thread: moves of different tables overlap
+        # their database waits; the row lock (or the version compare-and-swap) orders the
+        # moves of one table.
+        result = await database_sync_to_async(services.submit_move, thread_sensitive=False)(
             self.table_id, move, version, user=self.user
         )
         if result.ok:

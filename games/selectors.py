@@ -60,6 +60,12 @@ def seats_of(table: Table) -> list[Seat]:
     )
 
 
+def play_seats(table: Table) -> list[Seat]:
+    """The table's seats in order without users or profiles: what a move needs (the mover's
+    seat, who is on turn, bots and away flags). A name is loaded lazily if an event needs it."""
+    return list(Seat.objects.filter(table_id=table.pk).order_by("number"))
+
+
 def rebuild_deal(row: PartieDeal, table: Table) -> Deal:
     """The engine's deal after every stored move: the one source of truth for rules checks."""
     deal = Deal(table.size, row.contract, row.dealer, row.hands, table.rules)
@@ -68,13 +74,13 @@ def rebuild_deal(row: PartieDeal, table: Table) -> Deal:
     return deal
 
 
-def current_deal_row(table: Table) -> PartieDeal | None:
-    return (
-        PartieDeal.objects.select_related("partie")
-        .filter(partie__table_id=table.pk)
-        .order_by("-number")
-        .first()
-    )
+def current_deal_row(table: Table, *, with_partie: bool = True) -> PartieDeal | None:
+    """The table's latest deal row; ``with_partie=False`` for moves, which need the Partie
+    (its seed, the score sheet) only when a deal ends or a bot chooses."""
+    deals = PartieDeal.objects.filter(partie__table_id=table.pk).order_by("-number")
+    if with_partie:
+        deals = deals.select_related("partie")
+    return deals.first()
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,10 @@ database says is the whole truth and any process can serve any table.
 from __future__ import annotations
 
 import asyncio
+import atexit
+import contextlib
 import datetime as dt
+import json
 import logging
 import os
 import random
@@ -23,7 +26,7 @@ from typing import Any, TypeVar
 
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from games import selectors
@@ -36,7 +39,7 @@ from games.engine import (
     draw_first_dealer,
     places,
 )
-from games.live.state import PASS_CODE
+from games.live.positions import Position, positions
 from games.models import (
     BOT_LEVEL_CHOICES,
     ChatMessage,
@@ -112,33 +115,86 @@ class _Publisher:
     """One event loop thread per process that publishes to the channel layer.
 
     ``async_to_sync`` from a plain thread (Celery workers, the sweeper) would start a new loop
-    and a new Redis connection for every broadcast; this keeps one of each, and publishing from
-    one loop in submission order keeps a table's events in version order.
+    and a new Redis connection for every broadcast; this keeps one of each. ``send`` only
+    queues: the committing thread never waits for Redis (a worker's database threads go on to
+    the next move), and one task publishes the queue in submission order, which keeps a
+    table's events in version order.
     """
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._queue: asyncio.Queue[tuple[str, dict[str, Any]]] | None = None
         self._pid: int | None = None
+        self._drainer: asyncio.Task[None] | None = None
 
-    def _running_loop(self) -> asyncio.AbstractEventLoop:
+    def _running_loop(self) -> tuple[asyncio.AbstractEventLoop, asyncio.Queue[Any]]:
         with self._lock:
-            if self._loop is None or self._pid != os.getpid():
+            if self._loop is None or self._queue is None or self._pid != os.getpid():
                 loop = asyncio.new_event_loop()
+                queue: asyncio.Queue[tuple[str, dict[str, Any]]] = asyncio.Queue()
+                self._drainer = loop.create_task(self._drain(queue))
                 threading.Thread(
                     target=loop.run_forever, name="games-broadcast", daemon=True
                 ).start()
-                self._loop, self._pid = loop, os.getpid()
-            return self._loop
+                self._loop, self._queue, self._pid = loop, queue, os.getpid()
+                atexit.register(self._shutdown)
+            return self._loop, self._queue
 
-    def send(self, group: str, message: dict[str, Any], timeout: float = 5.0) -> None:
-        layer = get_channel_layer()
-        if layer is None:
+    @staticmethod
+    async def _drain(queue: asyncio.Queue[Any]) -> None:
+        while True:
+            group, message = await queue.get()
+            if isinstance(message, asyncio.Event):  # a flush marker: all before it is sent
+                message.set()
+                continue
+            try:
+                layer = get_channel_layer()
+                if layer is not None:
+                    await layer.group_send(group, message)
+            except Exception:  # noqa: BLE001 - clients heal a lost publish by versions
+                logger.exception("broadcast to %s failed", group)
+
+    def send(self, group: str, message: dict[str, Any]) -> None:
+        if get_channel_layer() is None:
             return
-        future = asyncio.run_coroutine_threadsafe(
-            layer.group_send(group, message), self._running_loop()
-        )
-        future.result(timeout)
+        loop, queue = self._running_loop()
+        loop.call_soon_threadsafe(queue.put_nowait, (group, message))
+
+    def flush(self, timeout: float = 5.0) -> None:
+        """Wait until everything queued so far is published (tests, and at process exit so
+        that one-shot commands such as ``sweep_clocks`` lose no broadcast)."""
+        loop, queue = self._loop, self._queue
+        if loop is None or queue is None or self._pid != os.getpid() or not loop.is_running():
+            return
+
+        async def marker() -> None:
+            reached = asyncio.Event()
+            queue.put_nowait(("", reached))
+            await reached.wait()
+
+        try:
+            asyncio.run_coroutine_threadsafe(marker(), loop).result(timeout)
+        except Exception:  # noqa: BLE001 - a flush is best effort, like the publish itself
+            logger.warning("broadcast queue not flushed within %.1f s", timeout)
+
+    def _shutdown(self) -> None:
+        """At process exit: publish what is queued, then stop the loop cleanly."""
+        loop = self._loop
+        if loop is None or self._pid != os.getpid() or not loop.is_running():
+            return
+        self.flush()
+        drainer = self._drainer
+
+        async def stop_drainer() -> None:
+            if drainer is not None:
+                drainer.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await drainer
+
+        with contextlib.suppress(Exception):
+            asyncio.run_coroutine_threadsafe(stop_drainer(), loop).result(1.0)
+        loop.call_soon_threadsafe(loop.stop)
 
 
 _publisher = _Publisher()
@@ -208,8 +264,18 @@ def _now_ms() -> dt.datetime:
     return now.replace(microsecond=now.microsecond // 1000 * 1000)
 
 
-def _set_clock(table: Table, seats: list[Seat], deal: Deal | None, log: _EventLog) -> None:
-    """Start the clock for a human on turn, stop it otherwise; a ``clock`` event on change."""
+def _set_clock(
+    table: Table,
+    seats: list[Seat],
+    deal: Deal | None,
+    log: _EventLog,
+    carrier: dict[str, Any] | None = None,
+) -> None:
+    """Start the clock for a human on turn, stop it otherwise; a ``clock`` event on change.
+
+    A ``move`` event that leaves the deal going is the ``carrier``: it takes the clock as its
+    ``clock`` field instead, which saves a frame per seat and a version per move.
+    """
     turn = deal.turn if deal is not None and not deal.over else None
     seat = seats[turn] if turn is not None else None
     human_on_turn = seat is not None and seat.user_id is not None and not seat.away
@@ -219,6 +285,16 @@ def _set_clock(table: Table, seats: list[Seat], deal: Deal | None, log: _EventLo
     if human_on_turn and table.turn_seconds > 0:
         deadline = _now_ms() + dt.timedelta(seconds=table.turn_seconds)
     table.turn_seat = turn
+    if carrier is not None:
+        table.turn_deadline = deadline
+        carrier["clock"] = None
+        if deadline is not None:
+            carrier["clock"] = {
+                "seat": turn,
+                "deadline": selectors.format_deadline(deadline),
+                "seconds": table.turn_seconds,
+            }
+        return
     if deadline is None and table.turn_deadline is None:
         return
     table.turn_deadline = deadline
@@ -417,11 +493,12 @@ def start_table(
             {"first_dealer": first_dealer, "seats": [selectors.seat_info(s) for s in seats]},
             changes_play=True,
         )
-        deal = _start_deal(table, partie, 0, log)
+        deal, row = _start_deal(table, partie, 0, log)
         table.status = Table.Status.PLAYING
         table.started_at = timezone.now()
         _set_clock(table, seats, deal, log)
         log.flush("status", "started_at")
+        transaction.on_commit(partial(positions.put, table.pk, Position(table, seats, row, deal)))
         if _bot_must_move(seats, deal):
             _queue_bots(table.pk, table.state_version)
         _queue_turn_email(table, seats)
@@ -431,13 +508,15 @@ def start_table(
     return _with_locked_table(table_id, work)
 
 
-def _start_deal(table: Table, partie: Partie, number: int, log: _EventLog) -> Deal:
+def _start_deal(
+    table: Table, partie: Partie, number: int, log: _EventLog
+) -> tuple[Deal, PartieDeal]:
     n = table.size
     dealer = (partie.first_dealer + number) % n
     hands = deal_hands(n, _dealing_rng(partie.seed, f"deal{number}"), dealer)
     codes = [[c.code for c in hand] for hand in hands]
     contract = CONTRACT_ORDER[number]
-    PartieDeal.objects.create(
+    row = PartieDeal.objects.create(
         partie=partie, number=number, contract=contract.value, dealer=dealer, hands=codes
     )
     deal = Deal(n, contract, dealer, codes, table.rules)
@@ -454,7 +533,7 @@ def _start_deal(table: Table, partie: Partie, number: int, log: _EventLog) -> De
         },
         changes_play=True,
     )
-    return deal
+    return deal, row
 
 
 # --------------------------------------------------------------------------- moves
@@ -474,15 +553,24 @@ def submit_move(
     ``version`` is the last table version the mover saw. The same move resent with the same
     version is acknowledged again, never applied twice; a version older than the last change
     of play is stale; out-of-turn and illegal moves are refused and change nothing.
+
+    A player's ordinary move is first tried from this process's cached position with one
+    compare-and-swap write (``_submit_cached``); anything else, and any conflict, takes the
+    locked path, which reloads everything under the table row lock.
     """
-    return _with_locked_table(
-        table_id,
-        lambda table: (
-            _submit_locked(
-                table, move=move, version=version, user=user, seat_number=seat, by_bot=by_bot
-            ).result
-        ),
-    )
+    if user is not None and not by_bot:
+        fast = _submit_cached(table_id, move, version, user)
+        if fast is not None:
+            return fast
+
+    def work(table: Table) -> MoveResult:
+        played = _submit_locked(
+            table, move=move, version=version, user=user, seat_number=seat, by_bot=by_bot
+        )
+        _remember_position(table, played)
+        return played.result
+
+    return _with_locked_table(table_id, work)
 
 
 @dataclass
@@ -492,10 +580,21 @@ class _Played:
     result: MoveResult
     seats: list[Seat]
     deal: Deal | None = None
+    row: PartieDeal | None = None
 
 
 def _error(code: str, message: str) -> MoveResult:
     return MoveResult("error", code=code, message=message)
+
+
+def _remember_position(table: Table, played: _Played) -> None:
+    """Once committed, keep the position after an applied move for the next move's fast path
+    (only while the same deal goes on: a new deal's row is not at hand here)."""
+    deal, row = played.deal, played.row
+    if played.result.status != "applied" or deal is None or row is None or deal.over:
+        return
+    position = Position(table=table, seats=played.seats, row=row, deal=deal)
+    transaction.on_commit(partial(positions.put, table.pk, position))
 
 
 def _submit_locked(
@@ -514,7 +613,7 @@ def _submit_locked(
     seats and the current deal already: bots and the sweeper, saving queries per move)."""
     if table.status != Table.Status.PLAYING:
         return _Played(_error("not_playing", "The Partie has not started yet or is over."), [])
-    seats = seats if seats is not None else selectors.seats_of(table)
+    seats = seats if seats is not None else selectors.play_seats(table)
     if user is not None:
         seat = next((s for s in seats if s.user_id == user.pk), None)
         if seat is None:
@@ -559,7 +658,7 @@ def _check_and_play(
     if version < table.state_version:
         return refuse("stale", "The table has moved on since your version: here is a fresh view.")
     if row is None:
-        row = selectors.current_deal_row(table)
+        row = selectors.current_deal_row(table, with_partie=False)
         if row is None:
             return refuse("not_playing", "No deal is being played.")
         deal = selectors.rebuild_deal(row, table)
@@ -573,47 +672,181 @@ def _check_and_play(
         deal.play(move)
     except IllegalMove as error:
         return refuse("illegal", error.message)
-    code = PASS_CODE if move == PASS_CODE else deal.moves[-1].code
-    row.moves = [*row.moves, code]
-    trick = None
-    if row.contract in _TRICK_CONTRACT_VALUES and len(deal.tricks) > tricks_before:
-        last = deal.tricks[-1]
-        trick = {
-            "leader": last.leader,
-            "cards": [c.code for c in last.cards],
-            "winner": last.winner,
-        }
-    applied_version = log.add(
-        "move",
-        {
-            "deal_number": row.number,
-            "seat": seat.number,
-            "move": code,
-            "by_bot": by_bot,
-            "next_turn": None if deal.over else deal.turn,
-            "trick": trick,
-            "hundred_total": deal.hundred_total,
-            "scores_so_far": list(deal.scores_so_far()),
-            "legal_moves": [m.code for m in deal.legal_moves()],
-            "deal_over": deal.over,
-            "penalties": None if deal.penalties is None else list(deal.penalties),
-        },
-        changes_play=True,
-    )
+    applied_version, data = _record_move(table, row, deal, seat.number, by_bot, tricks_before, log)
     current: Deal | None = deal
     if deal.over:
+        # The move's clock is null; the next deal's clock follows as its own event.
+        data["clock"] = None
         row.penalties = list(deal.penalties or ())
         row.finished_at = timezone.now()
-        current = _finish_deal(table, seats, row, log)
-    row.save(update_fields=["moves", "penalties", "finished_at"])
-    _set_clock(table, seats, current, log)
+        current, next_row = _finish_deal(table, seats, row, log)
+        row.save(update_fields=["moves", "penalties", "finished_at"])
+        _set_clock(table, seats, current, log)
+        row = next_row
+    else:
+        PartieDeal.objects.filter(pk=row.pk).update(moves=row.moves)
+        _set_clock(table, seats, current, log, carrier=data)
     if not by_bot and _bot_must_move(seats, current):
         _queue_bots(table.pk, table.state_version)
     _queue_turn_email(table, seats)
-    return _Played(MoveResult("applied", version=applied_version), seats, current)
+    return _Played(MoveResult("applied", version=applied_version), seats, current, row)
+
+
+def _record_move(
+    table: Table,
+    row: PartieDeal,
+    deal: Deal,
+    seat: int,
+    by_bot: bool,
+    tricks_before: int,
+    log: _EventLog,
+) -> tuple[int, dict[str, Any]]:
+    """Append the move ``deal`` just played to ``row`` and its ``move`` event to ``log``."""
+    code = deal.moves[-1].code  # a card code or "pass"
+    row.moves = [*row.moves, code]
+    trick = None
+    if row.contract in _TRICK_CONTRACT_VALUES and len(deal.tricks) > tricks_before:
+        done = deal.tricks[-1]
+        trick = {
+            "leader": done.leader,
+            "cards": [c.code for c in done.cards],
+            "winner": done.winner,
+        }
+    over = deal.over
+    data: dict[str, Any] = {
+        "deal_number": row.number,
+        "seat": seat,
+        "move": code,
+        "by_bot": by_bot,
+        "next_turn": None if over else deal.turn,
+        "trick": trick,
+        "hundred_total": deal.hundred_total,
+        "scores_so_far": list(deal.scores_so_far()),
+        "legal_moves": [m.code for m in deal.legal_moves()],
+        "deal_over": over,
+        "penalties": None if deal.penalties is None else list(deal.penalties),
+        "clock": None,
+    }
+    return log.add("move", data, changes_play=True), data
 
 
 _TRICK_CONTRACT_VALUES = frozenset(c.value for c in CONTRACT_ORDER if c.is_trick_contract)
+
+
+def _submit_cached(table_id: int, move: str, version: int, user: Any) -> MoveResult | None:
+    """A player's ordinary move from the cached position, written in one compare-and-swap.
+
+    Returns None whenever the locked path must decide: no cached position, a version other
+    than the cached one (stale, a resend, or a stale cache), a seat that is away, not on
+    turn, an illegal move, a move that ends the deal, a turn-based table (e-mails), or a
+    write that found the table at another version. Only an applied move returns here, so
+    every refusal and every duplicate is still judged under the row lock.
+    """
+    position = positions.take(table_id)
+    if position is None:
+        return None
+    table, seats, row, deal = position.table, position.seats, position.row, position.deal
+    seat = next((s for s in seats if s.user_id == user.pk), None)
+    if (
+        version != table.version
+        or table.status != Table.Status.PLAYING
+        or table.turn_seconds >= EMAIL_TURN_SECONDS
+        or seat is None
+        or seat.away
+        or deal.over
+        or deal.turn != seat.number
+    ):
+        positions.put(table_id, position)
+        return None
+    tricks_before = len(deal.tricks) if row.contract in _TRICK_CONTRACT_VALUES else 0
+    try:
+        deal.play(move)
+    except IllegalMove:
+        positions.put(table_id, position)  # the deal is unchanged
+        return None
+    if deal.over:
+        return None  # scoring and the next deal take the locked path; the entry is spent
+    log = _EventLog(table)
+    applied_version, data = _record_move(table, row, deal, seat.number, False, tricks_before, log)
+    _set_clock(table, seats, deal, log, carrier=data)
+    event = log.events[0]
+    if not _write_move_if_unchanged(table, version, row, event):
+        return None  # someone else wrote first: the entry was stale, the locked path reloads
+    message = {"type": "table.events", "events": [event.as_message()]}
+    transaction.on_commit(partial(_send_to_group, table.group_name, message))
+    if _bot_must_move(seats, deal):
+        _queue_bots(table.pk, table.state_version)
+    positions.put(table_id, position)
+    return MoveResult("applied", version=applied_version)
+
+
+_CAS_MOVE_SQL = """
+WITH t AS (
+    UPDATE games_table
+    SET version = %s, state_version = %s, turn_seat = %s, turn_deadline = %s, bot_due_at = %s
+    WHERE id = %s AND version = %s AND invite_code = %s
+    RETURNING id
+), d AS (
+    UPDATE games_partiedeal SET moves = %s::jsonb
+    WHERE id = %s AND EXISTS (SELECT 1 FROM t)
+)
+INSERT INTO games_tableevent (table_id, version, kind, data, created)
+SELECT t.id, %s, %s, %s::jsonb, %s FROM t
+RETURNING version
+"""
+
+
+def _write_move_if_unchanged(
+    table: Table, expected_version: int, row: PartieDeal, event: TableEvent
+) -> bool:
+    """Store one move (table row, deal row, event) only if the table is still at
+    ``expected_version``: the compare-and-swap that makes a stale cache harmless.
+
+    PostgreSQL does it in one statement (data-modifying CTEs run atomically, and the UPDATE
+    takes the row lock, so a concurrent locked move is waited for and then seen); other
+    databases use a short transaction of three statements with the same condition.
+    """
+    now = timezone.now()
+    event.created = now
+    if connection.vendor == "postgresql":
+        params = [
+            table.version,
+            table.state_version,
+            table.turn_seat,
+            table.turn_deadline,
+            table.bot_due_at,
+            table.pk,
+            expected_version,
+            table.invite_code,
+            json.dumps(row.moves),
+            row.pk,
+            event.version,
+            event.kind,
+            json.dumps(event.data),
+            now,
+        ]
+        with connection.cursor() as cursor:
+            cursor.execute(_CAS_MOVE_SQL, params)
+            return cursor.fetchone() is not None
+
+    def attempt() -> bool:
+        with transaction.atomic():
+            updated = Table.objects.filter(
+                pk=table.pk, version=expected_version, invite_code=table.invite_code
+            ).update(
+                version=table.version,
+                state_version=table.state_version,
+                turn_seat=table.turn_seat,
+                turn_deadline=table.turn_deadline,
+                bot_due_at=table.bot_due_at,
+            )
+            if not updated:
+                return False
+            PartieDeal.objects.filter(pk=row.pk).update(moves=row.moves)
+            event.save(force_insert=True)
+            return True
+
+    return _retry_while_sqlite_is_locked(attempt)
 
 
 def _already_applied(table: Table, seat: int, move: str, version: int) -> int | None:
@@ -629,8 +862,11 @@ def _already_applied(table: Table, seat: int, move: str, version: int) -> int | 
     return later.version
 
 
-def _finish_deal(table: Table, seats: list[Seat], row: PartieDeal, log: _EventLog) -> Deal | None:
-    """Score the finished deal; start the next one, or finish the Partie after the sixth."""
+def _finish_deal(
+    table: Table, seats: list[Seat], row: PartieDeal, log: _EventLog
+) -> tuple[Deal | None, PartieDeal | None]:
+    """Score the finished deal; start the next one (its deal and row), or finish the Partie
+    after the sixth (None, None)."""
     earlier = list(
         PartieDeal.objects.filter(partie_id=row.partie_id, number__lt=row.number)
         .order_by("number")
@@ -646,7 +882,7 @@ def _finish_deal(table: Table, seats: list[Seat], row: PartieDeal, log: _EventLo
     if row.number + 1 < DEALS_PER_PARTIE:
         return _start_deal(table, row.partie, row.number + 1, log)
     finish_partie(table, row.partie, seats, score_sheet, log)
-    return None
+    return None, None
 
 
 def finish_partie(

@@ -1,5 +1,9 @@
 """Where one move's server CPU goes: cProfile of ``submit_move`` at a started 4-human table.
 
+By default the moves find their position cached (the fast path: one compare-and-swap write),
+as the moves of a table mostly do in a worker; ``--cold`` empties the cache before each move
+to time the locked path (row lock, reads, engine rebuild).
+
 The load client measures the whole stack; this isolates the service call that every move
 runs in a worker's database thread, on the benchmark database (``. bench/load/env.sh``), and
 prints the functions with the most own time and the most cumulative time.
@@ -24,6 +28,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--moves", type=int, default=150)
     parser.add_argument("--top", type=int, default=25)
+    parser.add_argument(
+        "--cold",
+        action="store_true",
+        help="empty the process's position cache before every move (the locked path only)",
+    )
     args = parser.parse_args()
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rosbi_platform.settings")
@@ -35,6 +44,7 @@ def main() -> None:
     from django.test.utils import CaptureQueriesContext
 
     from games import selectors, services
+    from games.live.positions import positions
     from games.models import Table
     from rosbi_platform.accounts.models import User
 
@@ -63,6 +73,8 @@ def main() -> None:
         user = users[state.turn_seat]
         # The legal moves come from a snapshot built outside the timing: only the move counts.
         view = selectors.build_snapshot(table_id, user)
+        if args.cold:
+            positions.clear()
         began, began_cpu = time.perf_counter(), time.process_time()
         if profiled:
             profiler.enable()
@@ -80,9 +92,16 @@ def main() -> None:
         assert result.ok, result
     wall = sum(w for w, _ in timings[False]) / args.moves
     cpu = sum(c for _, c in timings[False]) / args.moves
-    print(f"load average {os.getloadavg()[0]:.1f}; 2 x {args.moves} moves through submit_move")
+    path = "cold cache: locked path" if args.cold else "warm cache"
+    print(
+        f"load average {os.getloadavg()[0]:.1f}; 2 x {args.moves} moves through submit_move"
+        f" ({path})"
+    )
     print(f"per move (unprofiled): wall {1000 * wall:.2f} ms, CPU {1000 * cpu:.2f} ms")
-    print(f"queries per move (BEGIN/COMMIT included): median {statistics.median(query_counts)}")
+    print(
+        f"queries per move (BEGIN/COMMIT included): median {statistics.median(query_counts)}, "
+        f"mean {statistics.mean(query_counts):.2f}"
+    )
     stats = pstats.Stats(profiler)
     stats.sort_stats("tottime").print_stats(args.top)
     stats.sort_stats("cumulative").print_stats(args.top)

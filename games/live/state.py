@@ -57,6 +57,21 @@ def event_for_viewer(event: dict[str, Any], seat: int | None) -> dict[str, Any]:
     raise ValueError(f"unknown event kind {kind!r}")
 
 
+def viewer_key(event: dict[str, Any], seat: int | None) -> Any:
+    """Viewers with equal keys get equal ``event_for_viewer`` frames of ``event``.
+
+    Lets a server encode each distinct frame of an event once instead of once per socket:
+    public kinds look the same to all, a ``move`` differs only for the seat on turn (its legal
+    moves), a ``deal_started`` per seat (its hand; spectators share the empty one).
+    """
+    kind = event["kind"]
+    if kind in PUBLIC_KINDS:
+        return None
+    if kind == "move":
+        return seat is not None and seat == event["next_turn"]
+    return seat
+
+
 def frame_for_viewer(message: dict[str, Any], seat: int | None) -> dict[str, Any]:
     """A stored event message (``{"version", "event"}``) as the ``event`` frame for a viewer."""
     return {
@@ -175,6 +190,8 @@ def apply_event(snapshot: dict[str, Any], frame: dict[str, Any]) -> dict[str, An
         )
     elif kind == "move":
         _apply_move(state["deal"], event)
+        if "clock" in event:  # moves stored before the field existed had a clock event
+            state["clock"] = copy.deepcopy(event["clock"])
     elif kind == "deal_finished":
         state["partie"]["score_sheet"].append(list(event["penalties"]))
         state["partie"]["totals"] = list(event["totals"])
@@ -209,4 +226,5 @@ __all__ = [
     "event_for_viewer",
     "frame_for_viewer",
     "fresh_deal_view",
+    "viewer_key",
 ]

@@ -135,6 +135,8 @@ export function applyEvent(state, frame) {
       break;
     case "move":
       applyMove(next.deal, ev);
+      // The clock after the move rides in the move event (older stored moves lack it).
+      if ("clock" in ev) next.clock = clone(ev.clock);
       break;
     case "deal_finished":
       next.partie.score_sheet.push(clone(ev.penalties));

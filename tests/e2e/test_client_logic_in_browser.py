@@ -143,6 +143,18 @@ def frames_for_partie(players: int, viewer: int | None, rules: HouseRules, seed:
                     "penalties": None if deal.penalties is None else list(deal.penalties),
                 }
             )
+            if number % 2 == 1:
+                # The protocol's current form: the clock after the move rides in the move
+                # (null once the deal is over); even deals keep the older separate clock events.
+                events[-1]["clock"] = (
+                    None
+                    if deal.over
+                    else {
+                        "seat": deal.turn,
+                        "deadline": f"2026-01-01T00:{seat:02d}:00.000Z",
+                        "seconds": 30,
+                    }
+                )
         penalties = list(deal.penalties)
         sheet.append(penalties)
         totals = [t + p for t, p in zip(totals, penalties, strict=True)]

@@ -50,8 +50,14 @@ def test_an_expired_turn_is_played_by_a_bot_once_and_the_seat_marked_away():
     table.refresh_from_db()
     assert table.turn_seat == (seat + 1) % 4
     assert table.turn_deadline > timezone.now()
-    kinds = list(TableEvent.objects.filter(table=table).values_list("kind", flat=True))
-    assert kinds[-3:] == ["seat_changed", "move", "clock"]
+    events = list(TableEvent.objects.filter(table=table).order_by("version"))
+    assert [e.kind for e in events[-2:]] == ["seat_changed", "move"]
+    # The next player's clock rides in the move event: no separate clock frame per move.
+    assert events[-1].data["clock"] == {
+        "seat": (seat + 1) % 4,
+        "deadline": selectors.format_deadline(table.turn_deadline),
+        "seconds": 30,
+    }
 
 
 def test_concurrent_sweepers_still_play_one_move():

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from games.engine import Deal, deal_hands
-from games.live.state import apply_event, event_for_viewer, frame_for_viewer
+from games.live.state import apply_event, event_for_viewer, frame_for_viewer, viewer_key
 
 HANDS = [[c.code for c in hand] for hand in deal_hands(4, random.Random(3), dealer=0)]
 
@@ -88,3 +88,73 @@ def test_applying_a_frame_does_not_change_the_snapshot_it_was_given():
     assert after["version"] == 3 and after["deal"]["hand"] == HANDS[0]
     assert after["deal"]["rules"] == {"doubling": True, "layout": "free"}
     assert after["partie"]["deal_number"] == 0
+
+
+def a_move(clock: dict | None | str = "absent") -> dict:
+    event = {
+        "kind": "move",
+        "deal_number": 0,
+        "seat": 1,
+        "move": HANDS[1][0],
+        "by_bot": False,
+        "next_turn": 2,
+        "trick": None,
+        "hundred_total": 0,
+        "scores_so_far": [0, 0, 0, 0],
+        "legal_moves": HANDS[2][:2],
+        "deal_over": False,
+        "penalties": None,
+    }
+    if clock != "absent":
+        event["clock"] = clock
+    return event
+
+
+def started_snapshot(seat: int | None, clock: dict | None) -> dict:
+    snapshot = {
+        "version": 2,
+        "you": {"user_id": 1, "seat": seat, "role": "player"},
+        "table": {"size": 4, "rules": {"doubling": True, "layout": "free"}, "status": "playing"},
+        "partie": {
+            "first_dealer": 0,
+            "deal_number": None,
+            "score_sheet": [],
+            "totals": [0] * 4,
+            "places": None,
+        },
+        "deal": None,
+        "clock": clock,
+    }
+    return apply_event(snapshot, frame_for_viewer({"version": 3, "event": deal_started()}, seat))
+
+
+def test_a_move_carries_the_next_clock_and_older_moves_leave_the_clock_alone():
+    running = {"seat": 1, "deadline": "2026-11-30T10:00:00.000Z", "seconds": 30}
+    nxt = {"seat": 2, "deadline": "2026-11-30T10:00:30.000Z", "seconds": 30}
+    state = started_snapshot(0, running)
+    after = apply_event(state, frame_for_viewer({"version": 4, "event": a_move(nxt)}, 0))
+    assert after["clock"] == nxt and after["version"] == 4
+    stopped = apply_event(state, frame_for_viewer({"version": 4, "event": a_move(None)}, 0))
+    assert stopped["clock"] is None
+    # A move stored before the field existed was followed by its own clock event.
+    old = apply_event(state, frame_for_viewer({"version": 4, "event": a_move()}, 0))
+    assert old["clock"] == running
+
+
+@pytest.mark.parametrize(
+    "event",
+    [deal_started(), a_move({"seat": 2, "deadline": "2026-11-30T10:00:30.000Z", "seconds": 30})],
+    ids=["deal_started", "move"],
+)
+def test_viewers_with_equal_keys_get_equal_frames_and_others_differ(event):
+    viewers = [None, 0, 1, 2, 3]
+    frames = {seat: frame_for_viewer({"version": 5, "event": event}, seat) for seat in viewers}
+    for a in viewers:
+        for b in viewers:
+            same_key = viewer_key(event, a) == viewer_key(event, b)
+            assert same_key == (frames[a] == frames[b]), (a, b)
+
+
+def test_public_events_have_one_frame_for_everyone():
+    event = {"kind": "deal_finished", "deal_number": 0, "penalties": [1, 2, 3, 2], "totals": [1]}
+    assert {viewer_key(event, seat) for seat in (None, 0, 1, 2, 3)} == {None}

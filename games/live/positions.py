@@ -1,0 +1,137 @@
+"""A process-local cache of live positions: per table, the rows a move needs and the engine's
+``Deal`` after every stored move, as of one table version.
+
+Why: rebuilding the deal and reading the table, its seats and the deal row costs several
+queries and most of a move's CPU. The cache is only a guess about the database: a move played
+from it is written with a compare-and-swap on the table's version (``services``), so a stale
+entry (another process moved, a seat changed) makes the write fail and the move falls back to
+the locked path, which reloads. An entry is *taken* out while a move works on it, so two
+threads never share one ``Deal``; whoever holds the newest version puts it back.
+
+Entries also follow the broadcast ``move`` events (``follow``): the worker that serves the
+next mover has seen the previous move's event before the mover could answer it, so the cache
+stays warm although the four seats of a table sit on different worker processes.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import threading
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from games.engine import Deal, IllegalMove
+from games.models import PartieDeal, Seat, Table
+
+DEFAULT_CAPACITY = 4096
+
+
+@dataclass
+class Position:
+    """A table as of ``table.version``: the table row, its seats, the current deal row and the
+    engine's deal after ``row.moves``. Only valid while the deal is not over."""
+
+    table: Table
+    seats: list[Seat]
+    row: PartieDeal
+    deal: Deal
+
+    @property
+    def version(self) -> int:
+        return self.table.version
+
+
+def parse_deadline(text: str | None) -> dt.datetime | None:
+    """The inverse of ``selectors.format_deadline``."""
+    if text is None:
+        return None
+    return dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+def _follow_move(position: Position, version: int, event: dict[str, Any]) -> bool:
+    """Advance ``position`` by one stored ``move`` event; False when it cannot follow."""
+    if event.get("kind") != "move" or event["deal_over"] or "clock" not in event:
+        return False
+    deal = position.deal
+    if deal.over or deal.turn != event["seat"]:
+        return False
+    try:
+        deal.play(event["move"])
+    except IllegalMove:
+        return False
+    if deal.over or deal.turn != event["next_turn"]:
+        return False
+    row, table = position.row, position.table
+    row.moves = [*row.moves, event["move"]]
+    table.version = table.state_version = version
+    table.turn_seat = event["next_turn"]
+    clock = event["clock"]
+    table.turn_deadline = parse_deadline(clock["deadline"]) if clock else None
+    return True
+
+
+class PositionCache:
+    """Positions by table id; thread-safe (moves run on several database threads)."""
+
+    def __init__(self, capacity: int = DEFAULT_CAPACITY) -> None:
+        self.capacity = capacity
+        self._lock = threading.Lock()
+        self._entries: dict[int, Position] = {}
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def take(self, table_id: int) -> Position | None:
+        """Remove and return the entry: the caller owns it until it puts it back."""
+        with self._lock:
+            return self._entries.pop(table_id, None)
+
+    def peek_version(self, table_id: int) -> int | None:
+        entry = self._entries.get(table_id)
+        return None if entry is None else entry.version
+
+    def put(self, table_id: int, position: Position) -> None:
+        """Store ``position`` unless a newer one of the same table is already there."""
+        if position.deal.over:
+            return
+        with self._lock:
+            current = self._entries.get(table_id)
+            if current is not None and current.version >= position.version:
+                return
+            self._entries[table_id] = position
+            while len(self._entries) > self.capacity:
+                del self._entries[next(iter(self._entries))]
+
+    def discard(self, table_id: int) -> None:
+        with self._lock:
+            self._entries.pop(table_id, None)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+    def follow(self, table_id: int, messages: Iterable[dict[str, Any]]) -> None:
+        """Apply broadcast stored events (``{"version", "event"}``) to the table's entry.
+
+        Events at or below the entry's version are known already (every consumer of the table
+        in this process calls this with the same message); a gap or any event other than a
+        plain move that keeps the deal going drops the entry, and the next move reloads.
+        """
+        if table_id not in self._entries:
+            return
+        position = self.take(table_id)
+        if position is None:
+            return
+        for message in messages:
+            version = message["version"]
+            if version <= position.version:
+                continue
+            if version != position.version + 1 or not _follow_move(
+                position, version, message["event"]
+            ):
+                return
+        self.put(table_id, position)
+
+
+positions = PositionCache()
