@@ -45,6 +45,9 @@ logger = logging.getLogger(__name__)
 T = TypeVar("T")
 _SQLITE_LOCK_ATTEMPTS = 400
 WRITE_BATCH = 5000
+# SQLite: inserting at least this many rating changes drops and rebuilds the history index.
+REBUILD_INDEX_ABOVE = 50_000
+HISTORY_INDEX = "change_history"
 ProgressCallback = Callable[[int, int], None]
 
 
@@ -327,7 +330,10 @@ def _insert_changes(pool: str, changes: list[ChangeRow]) -> None:
     marks = ", ".join(["%s"] * len(_CHANGE_COLUMNS))
     sql = f"INSERT INTO {qn(RatingChange._meta.db_table)} ({columns}) VALUES ({marks})"
     a = _datetime_adapter(changes)
+    rebuild = len(changes) >= REBUILD_INDEX_ABOVE
     with connection.cursor() as cursor:
+        if rebuild:
+            cursor.execute(_history_index_sql(create=False))
         for start in range(0, len(changes), WRITE_BATCH):
             cursor.executemany(
                 sql,
@@ -336,6 +342,28 @@ def _insert_changes(pool: str, changes: list[ChangeRow]) -> None:
                     for row in changes[start : start + WRITE_BATCH]
                 ],
             )
+        if rebuild:
+            cursor.execute(_history_index_sql(create=True))
+
+
+def _history_index_sql(create: bool) -> str:
+    """Drop or create the ``change_history`` index of ``RatingChange`` (SQLite bulk insert).
+
+    SQLite inserts 400,000 rows about twice as fast without this index (its keys arrive in
+    random order) and then builds it in one sorted pass. DDL is transactional in SQLite and
+    the caller holds the ledger lock in one transaction, so on any error the rollback restores
+    the index; readers keep the committed state (with the index) until the commit.
+    """
+    index = next(i for i in RatingChange._meta.indexes if i.name == HISTORY_INDEX)
+    qn = connection.ops.quote_name
+    if not create:
+        return f"DROP INDEX {qn(HISTORY_INDEX)}"
+    columns = ", ".join(qn(RatingChange._meta.get_field(name).column) for name in index.fields)
+    return f"CREATE INDEX {qn(HISTORY_INDEX)} ON {qn(RatingChange._meta.db_table)} ({columns})"
+
+
+_EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
+_MICROSECOND = dt.timedelta(microseconds=1)
 
 
 def _replace_pool_changes(pool: str, changes: list[ChangeRow]) -> None:
@@ -348,13 +376,23 @@ def _replace_pool_changes(pool: str, changes: list[ChangeRow]) -> None:
     """
     qn = connection.ops.quote_name
     position = {(row[0], row[1]): i for i, row in enumerate(changes)}
-    moments = {row[2] for row in changes} | {row[10] for row in changes}
+    # Datetimes are compared in a form that is cheap to read: parsing 850,000 datetimes
+    # costs more than the whole replay. SQLite: the stored text, against the text written.
+    # PostgreSQL: whole microseconds since the epoch, computed exactly on both sides.
     if connection.vendor == "sqlite":
-        # Django's SQLite connection reads datetimes back as naive values in its time zone.
-        a = {m: None if m is None else timezone.make_naive(m, connection.timezone) for m in moments}
+        a = _datetime_adapter(changes)
+        moment_sql = "CAST({} AS TEXT)"
+    elif connection.vendor == "postgresql":
+        moments = {row[2] for row in changes} | {row[10] for row in changes}
+        a = {m: None if m is None else (m - _EPOCH) // _MICROSECOND for m in moments}
+        moment_sql = "(EXTRACT(EPOCH FROM {}) * 1000000)::bigint"
     else:
-        a = {m: m for m in moments}
-    columns = ", ".join(qn(c) for c in ("id", *_CHANGE_COLUMNS[1:]))
+        a = _datetime_adapter(changes)
+        moment_sql = "{}"
+    columns = ", ".join(
+        moment_sql.format(qn(c)) if c in ("finished_at", "last_played_before") else qn(c)
+        for c in ("id", *_CHANGE_COLUMNS[1:])
+    )
     select = f"SELECT {columns} FROM {qn(RatingChange._meta.db_table)} WHERE {qn('pool')} = %s"
     to_delete: list[int] = []
     to_write: list[int] = []
@@ -441,11 +479,19 @@ def _write_states(pool: str, states: dict[int, _State], reset_others: bool = Fal
 def _jobs(queryset: Any) -> list[_Job]:
     """Jobs in finishing order; the JSON is fetched as text and decoded here, which at
     100,000 rows is a third faster than the field's per-value converter."""
-    rows = (
+    sql, params = (
         queryset.order_by("finished_at", "partie_id")
         .annotate(people=Cast("participants", TextField()))
         .values_list("partie_id", "finished_at", "people")
+        .query.sql_with_params()
     )
+    # A plain cursor: the ORM's per-row converters cost more than the rest of the load.
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    if rows and settings.USE_TZ and timezone.is_naive(rows[0][1]):
+        tz = connection.timezone  # SQLite: naive datetimes in the connection's zone
+        return [_Job(pid, m.replace(tzinfo=tz), json.loads(people)) for pid, m, people in rows]
     return [_Job(pid, finished, json.loads(people)) for pid, finished, people in rows]
 
 

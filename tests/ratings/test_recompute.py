@@ -138,3 +138,38 @@ def test_a_rerun_rewrites_no_rating_change_and_restores_tampered_ones():
     kept = set(RatingChange.objects.values_list("pk", flat=True))
     assert set(ids) - {first.pk, second.pk, third.pk} <= kept
     assert first.pk not in kept and second.pk not in kept
+
+
+def history_index_exists() -> bool:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        constraints = connection.introspection.get_constraints(cursor, RatingChange._meta.db_table)
+    index = constraints.get(services.HISTORY_INDEX)
+    return bool(index and index["index"] and index["columns"] == ["user_id", "pool", "finished_at"])
+
+
+def test_a_bulk_insert_rebuilds_the_history_index_and_a_failure_restores_it(monkeypatch):
+    monkeypatch.setattr(services, "REBUILD_INDEX_ABOVE", 1)  # every insert counts as bulk here
+    users = UserFactory.create_batch(4)
+    for i in range(5):
+        record(finished_partie(users, [i, 10, 20 - i, 30], EPOCH + dt.timedelta(hours=i)))
+    services.apply_pending_ratings()
+    expected = snapshot()
+    assert history_index_exists()
+    RatingChange.objects.all().delete()
+    services.recompute_all_ratings()
+    assert snapshot() == expected
+    assert history_index_exists()
+
+    # A failure after the insert rolls everything back, the dropped index included.
+    RatingChange.objects.all().delete()
+
+    def fail(*args, **kwargs):
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(services, "_write_states", fail)
+    with pytest.raises(RuntimeError):
+        services.recompute_all_ratings()
+    assert history_index_exists()
+    assert not RatingChange.objects.exists()
