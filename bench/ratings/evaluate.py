@@ -47,6 +47,7 @@ from ratings import elo  # noqa: E402
 
 CHECKPOINTS = (1, 3, 5, 10, 20)
 CALIBRATION_SHARE = 0.3
+CEILING = "hidden-skill order"
 EPS = 1e-12
 
 
@@ -175,6 +176,27 @@ MODES = {
 }
 
 
+def ceiling_accuracy(stream: Stream) -> float:
+    """Accuracy of ordering each pair by the hidden skill itself, on the evaluated pairs.
+
+    No rating can know more than the hidden skill, so this is the ceiling that the systems'
+    accuracies are to be read against (what is left above 0.5 is luck-free skill signal).
+    """
+    start = int(CALIBRATION_SHARE * len(stream.tables))
+    scores: list[float] = []
+    for table in stream.tables[start:]:
+        totals, skills = table.totals, table.skills
+        for i in range(len(totals)):
+            for j in range(i + 1, len(totals)):
+                if totals[i] == totals[j]:
+                    continue
+                if skills[i] == skills[j]:
+                    scores.append(0.5)
+                else:
+                    scores.append(float((skills[i] > skills[j]) == (totals[i] < totals[j])))
+    return statistics.fmean(scores)
+
+
 def run_seed(job: tuple) -> tuple[int, dict[str, dict]]:
     seed, mode, tables, players, probe_every, names, cache = job
     stream = cached_generate(
@@ -185,7 +207,9 @@ def run_seed(job: tuple) -> tuple[int, dict[str, dict]]:
         heavy=mode == "heavy",
         engine=mode == "engine",
     )
-    return seed, {name: run_system(SYSTEMS[name](), stream, probe_every) for name in names}
+    results = {name: run_system(SYSTEMS[name](), stream, probe_every) for name in names}
+    results[CEILING] = {"accuracy": ceiling_accuracy(stream)}
+    return seed, results
 
 
 def _ci(differences: list[float]) -> tuple[float, float]:
@@ -219,6 +243,13 @@ def report(title: str, per_seed: list[dict[str, dict]], names: list[str]) -> str
         cells.append(f"{sum(r['violations'] for r in rows)}/{sum(r['probes'] for r in rows)}")
         cells.append(f"{mean('ms_per_table'):.3f}")
         lines.append("| " + " | ".join(cells) + " |")
+    if CEILING in per_seed[0]:
+        mean_ceiling, half = _ci([seed[CEILING]["accuracy"] for seed in per_seed])
+        lines += [
+            "",
+            f"Ceiling: ordering every evaluated pair by the hidden skill itself gives accuracy "
+            f"{mean_ceiling:.4f} ± {half:.4f} (95% CI over seeds).",
+        ]
     lines += [
         "",
         "ours minus each, mean and paired 95% CI over seeds "
