@@ -17,7 +17,8 @@ import datetime as dt
 import json
 import logging
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
@@ -45,7 +46,7 @@ logger = logging.getLogger(__name__)
 T = TypeVar("T")
 _SQLITE_LOCK_ATTEMPTS = 400
 WRITE_BATCH = 5000
-# SQLite: inserting at least this many rating changes drops and rebuilds the history index.
+# Inserting at least this many rating changes drops and rebuilds the history index.
 REBUILD_INDEX_ABOVE = 50_000
 HISTORY_INDEX = "change_history"
 ProgressCallback = Callable[[int, int], None]
@@ -330,10 +331,7 @@ def _insert_changes(pool: str, changes: list[ChangeRow]) -> None:
     marks = ", ".join(["%s"] * len(_CHANGE_COLUMNS))
     sql = f"INSERT INTO {qn(RatingChange._meta.db_table)} ({columns}) VALUES ({marks})"
     a = _datetime_adapter(changes)
-    rebuild = len(changes) >= REBUILD_INDEX_ABOVE
-    with connection.cursor() as cursor:
-        if rebuild:
-            cursor.execute(_history_index_sql(create=False))
+    with _rebuild_history_index(len(changes)), connection.cursor() as cursor:
         for start in range(0, len(changes), WRITE_BATCH):
             cursor.executemany(
                 sql,
@@ -342,24 +340,39 @@ def _insert_changes(pool: str, changes: list[ChangeRow]) -> None:
                     for row in changes[start : start + WRITE_BATCH]
                 ],
             )
-        if rebuild:
-            cursor.execute(_history_index_sql(create=True))
 
 
-def _history_index_sql(create: bool) -> str:
-    """Drop or create the ``change_history`` index of ``RatingChange`` (SQLite bulk insert).
+@contextmanager
+def _rebuild_history_index(rows: int) -> Iterator[None]:
+    """Around a bulk insert of ``rows`` rating changes: drop the ``change_history`` index
+    first and build it again afterwards, in one sorted pass.
 
-    SQLite inserts 400,000 rows about twice as fast without this index (its keys arrive in
-    random order) and then builds it in one sorted pass. DDL is transactional in SQLite and
-    the caller holds the ledger lock in one transaction, so on any error the rollback restores
-    the index; readers keep the committed state (with the index) until the commit.
+    Its keys arrive in random order, so keeping it up to date row by row made the insert of
+    400,000 changes about twice as slow on SQLite and three times on PostgreSQL. Safe: DDL is
+    transactional on both, and the caller holds the ledger lock inside one transaction, so
+    any error rolls the index back with the rows. Readers see the committed state (with the
+    index) meanwhile; on PostgreSQL they wait for the commit instead, as ``DROP INDEX``
+    locks the table. PostgreSQL refuses to build an index on a table with pending deferred
+    foreign-key checks, so those run first (the same checks the commit would run).
     """
-    index = next(i for i in RatingChange._meta.indexes if i.name == HISTORY_INDEX)
+    if rows < REBUILD_INDEX_ABOVE:
+        yield
+        return
     qn = connection.ops.quote_name
-    if not create:
-        return f"DROP INDEX {qn(HISTORY_INDEX)}"
+    table = RatingChange._meta.db_table
+    index = next(i for i in RatingChange._meta.indexes if i.name == HISTORY_INDEX)
     columns = ", ".join(qn(RatingChange._meta.get_field(name).column) for name in index.fields)
-    return f"CREATE INDEX {qn(HISTORY_INDEX)} ON {qn(RatingChange._meta.db_table)} ({columns})"
+    with connection.cursor() as cursor:
+        cursor.execute(f"DROP INDEX {qn(HISTORY_INDEX)}")
+    yield
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            constraints = connection.introspection.get_constraints(cursor, table)
+            keys = ", ".join(qn(name) for name, c in constraints.items() if c["foreign_key"])
+            if keys:
+                cursor.execute(f"SET CONSTRAINTS {keys} IMMEDIATE")
+                cursor.execute(f"SET CONSTRAINTS {keys} DEFERRED")
+        cursor.execute(f"CREATE INDEX {qn(HISTORY_INDEX)} ON {qn(table)} ({columns})")
 
 
 _EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
@@ -433,13 +446,42 @@ def _ts(moment: dt.datetime | None) -> float | None:
 
 
 def _copy_changes(pool: str, changes: list[ChangeRow]) -> None:
-    """PostgreSQL: ``COPY ... FROM STDIN``, several times faster than row-wise inserts."""
+    """PostgreSQL: ``COPY ... FROM STDIN`` in text format, the lines built here.
+
+    Formatting the rows ourselves (``repr`` of a float is its shortest exact text, which
+    PostgreSQL reads back to the same double) costs a fifth of psycopg's ``write_row``.
+    A bulk insert also drops ``change_history`` and builds it afterwards (see
+    ``_rebuild_history_index``).
+    """
     qn = connection.ops.quote_name
     columns = ", ".join(qn(c) for c in _CHANGE_COLUMNS)
     statement = f"COPY {qn(RatingChange._meta.db_table)} ({columns}) FROM STDIN"
-    with connection.cursor() as cursor, cursor.cursor.copy(statement) as copy:
-        for row in changes:
-            copy.write_row((pool, *row))
+    moments = {row[2] for row in changes} | {row[10] for row in changes}
+    a = {m: "\\N" if m is None else m.isoformat() for m in moments}
+    prefix = _copy_text(pool) + "\t"
+    with (
+        _rebuild_history_index(len(changes)),
+        connection.cursor() as cursor,
+        cursor.cursor.copy(statement) as copy,
+    ):
+        for start in range(0, len(changes), WRITE_BATCH):
+            copy.write(
+                "".join(
+                    [
+                        f"{prefix}{r[0]}\t{r[1]}\t{a[r[2]]}\t{r[3]}\t{r[4]}\t{r[5]}\t"
+                        f"{'t' if r[6] else 'f'}\t{r[7]!r}\t{r[8]!r}\t{r[9]}\t{a[r[10]]}\t"
+                        f"{r[11]!r}\t{r[12]!r}\n"
+                        for r in changes[start : start + WRITE_BATCH]
+                    ]
+                )
+            )
+
+
+def _copy_text(value: str) -> str:
+    """A string as a field of PostgreSQL's COPY text format."""
+    for char, escaped in (("\\", "\\\\"), ("\t", "\\t"), ("\n", "\\n"), ("\r", "\\r")):
+        value = value.replace(char, escaped)
+    return value
 
 
 def _write_states(pool: str, states: dict[int, _State], reset_others: bool = False) -> None:

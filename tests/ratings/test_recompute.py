@@ -173,3 +173,42 @@ def test_a_bulk_insert_rebuilds_the_history_index_and_a_failure_restores_it(monk
         services.recompute_all_ratings()
     assert history_index_exists()
     assert not RatingChange.objects.exists()
+
+
+def test_stored_changes_keep_every_bit_of_the_replay_in_any_pool_name():
+    """The bulk writers (COPY text on PostgreSQL, executemany on SQLite) lose nothing: each
+    change equals the in-memory replay, and a pool name with COPY's special characters is
+    stored verbatim."""
+    pool = "odd\tpool\\name\n"
+    users = UserFactory.create_batch(5)
+    for i in range(8):
+        partie = finished_partie(
+            users[i % 2 : i % 2 + 4],
+            [i * 1.0, 10, 20 + i, 30 - i],
+            EPOCH + dt.timedelta(hours=i, microseconds=7 * i),
+        )
+        record(partie)
+    RatedPartie.objects.update(pool=pool)
+    assert services.apply_pending_ratings(pool) == 8
+    jobs = services._jobs(RatedPartie.objects.filter(pool=pool))
+    replayed = services._replay(jobs, {}, [])
+    stored = {(c.partie_id, c.user_id): c for c in RatingChange.objects.filter(pool=pool)}
+    assert len(stored) == len(replayed) == 32
+    for row in replayed:
+        change = stored[row[0], row[1]]
+        assert (
+            change.finished_at,
+            change.seat,
+            change.total,
+            change.place,
+            change.left,
+            change.mu_before.hex(),
+            change.sigma_before.hex(),
+            change.games_before,
+            change.last_played_before,
+            change.mu_after.hex(),
+            change.sigma_after.hex(),
+        ) == (*row[2:7], row[7].hex(), row[8].hex(), row[9], row[10], row[11].hex(), row[12].hex())
+    for user in users:
+        last = RatingChange.objects.filter(user=user).order_by("-finished_at").first()
+        assert PlayerRating.objects.get(user=user, pool=pool).mu == last.mu_after
