@@ -200,8 +200,7 @@ def update_values(
     initial_sigma = params.initial_sigma
     growth = params.inactivity_c**2
     sigmas = []
-    neg_g = []
-    g_squared = []
+    others = []  # (mu, -g, g, g * g) of each player, as an opponent
     for p in players:
         sigma = p[1]
         last = p[3]
@@ -213,8 +212,7 @@ def update_values(
             sigma = initial_sigma if initial_sigma < grown else grown
         sigmas.append(sigma)
         g = 1.0 / sqrt(1.0 + 3.0 * (_Q * sigma) ** 2 / _PI_SQUARED)
-        neg_g.append(-g)
-        g_squared.append(g * g)
+        others.append((p[0], -g, g, g * g))
     # Head-to-head scores minus 1/2 (pair_score), only the upper triangle computed.
     scores = _score_table(params)
     half = [[0.0] * n for _ in range(n)]
@@ -235,33 +233,30 @@ def update_values(
     info_weight = _Q * _Q * pair_weight
     max_change = params.max_change
     min_sigma = params.min_sigma
-    mus = [p[0] for p in players]
     result: list[RatingValues] = []
-    for i in range(n):
-        mu = mus[i]
+    for i, player in enumerate(players):
+        mu = player[0]
         row = half[i]
         information = 0.0
         pull = 0.0
-        for j in range(n):
+        for j, (other_mu, neg_g, g, g_squared) in enumerate(others):
             if i == j:
                 continue
-            exponent = neg_g[j] * (mu - mus[j]) / 400.0
+            exponent = neg_g * (mu - other_mu) / 400.0
             if exponent > 300.0:
                 exponent = 300.0
             elif exponent < -300.0:
                 exponent = -300.0
             expected = 1.0 / (1.0 + 10.0**exponent)
-            information += g_squared[j] * expected * (1.0 - expected)
-            pull += -neg_g[j] * (row[j] - slope * (expected - 0.5))
-        sigma = sigmas[i]
-        precision = 1.0 / sigma**2 + info_weight * information
+            information += g_squared * expected * (1.0 - expected)
+            pull += g * (row[j] - slope * (expected - 0.5))
+        precision = 1.0 / sigmas[i] ** 2 + info_weight * information
         change = _Q / precision * pair_weight * pull
         if change > max_change:
             change = max_change
         elif change < -max_change:
             change = -max_change
         new_sigma = sqrt(1.0 / precision)
-        player = players[i]
         result.append(
             (
                 mu + change,

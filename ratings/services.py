@@ -313,8 +313,16 @@ def _replay(
 def _datetime_adapter(changes: list[ChangeRow]) -> dict[Any, Any]:
     """Each distinct ``finished_at``/``last_played_before`` of ``changes`` as the database
     takes it (a string on SQLite): 100,000 conversions instead of one per value written."""
-    adapt = connection.ops.adapt_datetimefield_value
     moments = {row[2] for row in changes} | {row[10] for row in changes}
+    if connection.vendor == "sqlite" and settings.USE_TZ:
+        # What SQLite's adapt_datetimefield_value does to an aware value, minus its checks.
+        tz = connection.timezone
+        return {
+            m: str(m.astimezone(tz).replace(tzinfo=None)) if m.utcoffset() is not None else str(m)
+            for m in moments
+            if m is not None
+        } | {None: None}
+    adapt = connection.ops.adapt_datetimefield_value
     return {moment: None if moment is None else adapt(moment) for moment in moments}
 
 
