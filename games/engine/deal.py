@@ -24,6 +24,7 @@ from .cards import (
     KING_OF_HEARTS,
     MOVE_INDEX_BY_CODE,
     MOVES_BY_INDEX,
+    NUM_CARDS,
     PACK_MASKS,
     PASS,
     PASS_INDEX,
@@ -357,7 +358,26 @@ class Deal:
         """Play several move indices in order, as ``play_index`` would one by one.
 
         On an illegal move it raises with ``move_count`` equal to the position of the bad move
-        in ``indices`` plus the moves played before; the moves before it stay played.
+        in ``indices`` plus the moves played before; the moves before it stay played. Whole
+        numbers from 0 to 36 go to the contract's fast replay loop, anything else move by move.
+        """
+        try:
+            fast = not indices or (
+                min(indices) >= 0 and max(indices) <= PASS_INDEX and _only_ints(indices)
+            )
+        except TypeError:
+            fast = False
+        if fast:
+            self._play_move_indices(tuple(indices))
+        else:
+            for index in indices:
+                self.play_index(index)
+
+    def _play_move_indices(self, indices: tuple[int, ...]) -> None:
+        """``play_indices`` for a tuple of move indices, whole numbers from 0 to 36.
+
+        The generic loop; each kind of contract replaces it with a faster one that has the
+        same effect (the tests hold them together), since replaying records is this call.
         """
         play_index = self.play_index
         for index in indices:
@@ -497,70 +517,94 @@ class _TrickDeal(Deal):
         else:
             self.turn = seat + 1 if seat + 1 < self.players else 0
 
-    def play_indices(self, indices: Sequence[int]) -> None:
-        """``Deal.play_indices`` a whole trick at a time: replaying records is this loop.
+    def _play_move_indices(self, indices: tuple[int, ...]) -> None:
+        """``Deal._play_move_indices`` a whole trick at a time: replaying records is this loop.
 
-        A complete trick is checked card by card in local variables and only then written
-        to the state. A trick that fails a check, a trick in progress and a tail shorter
-        than a trick go through ``play_index`` move by move, which raises the precise error
-        at the right move, so the effect is exactly the generic loop's.
+        Each complete trick is checked card by card in local variables and then recorded;
+        the state is written back once at the end. A trick in progress, a tail shorter than a
+        trick, and a trick that fails a check go through ``play_index`` move by move (the
+        failed trick's cards are first put back into the hands), which raises the precise
+        error at the right move, so the effect is exactly the generic loop's.
         """
+        play_index = self.play_index
+        position = 0
+        total = len(indices)
+        while position < total and self._trick and not self.over:
+            play_index(indices[position])
+            position += 1
+        if self.over or position >= total:
+            for index in indices[position:]:
+                play_index(index)
+            return
         players = self.players
         hands = self._hands
-        total = len(indices)
-        position = 0
-        while position < total:
-            if self._trick or self.over or position + players > total:
-                self.play_index(indices[position])
-                position += 1
-                continue
+        weights = self._weights
+        taken = self._taken
+        won = self._tricks_won
+        points = self._trick_points
+        orders = _SEAT_ORDERS[players]
+        record_trick = self._tricks.append
+        record_seats = self._seats.extend
+        suit_mask_of = _SUIT_MASK_OF
+        next_seat = _NEXT_SEATS[players]
+        last = len(weights) - 1
+        no_king = self._cid == _NO_KING
+        number = len(self._tricks)
+        leader = self.turn
+        first = position
+        over = False
+        while position + players <= total:
             chunk = indices[position : position + players]
-            leader = self.turn
-            seat = leader
-            saved = hands[:]
-            led = 0
-            best = winner = -1
-            mask = 0
-            for index in chunk:
+            index = chunk[0]
+            hand = hands[leader]
+            bit = 1 << index
+            if not hand & bit:
+                break
+            hands[leader] = hand ^ bit
+            led = suit_mask_of[index]
+            best = index
+            winner = leader
+            mask = bit
+            seat = next_seat[leader]
+            for index in chunk[1:]:
                 hand = hands[seat]
-                bit = 1 << index if index >= 0 else 0
-                if not hand & bit or index == PASS_INDEX:
-                    break
-                if not led:
-                    led = SUIT_MASKS[index // 9]
-                    best = index
-                    winner = seat
-                elif bit & led:
+                bit = 1 << index
+                if bit & led:
+                    if not hand & bit:
+                        break
                     if index > best:
                         best = index
                         winner = seat
-                elif hand & led:
+                elif not hand & bit or hand & led:
                     break
                 hands[seat] = hand ^ bit
                 mask |= bit
-                seat = seat + 1 if seat + 1 < players else 0
+                seat = next_seat[seat]
             else:
-                self._finish_chunk(chunk, leader, winner, mask)
+                record_trick((leader, chunk, winner))
+                record_seats(orders[leader])
+                taken[winner] |= mask
+                won[winner] += 1
+                points[winner] += weights[number]
                 position += players
+                leader = winner
+                if number == last or (no_king and mask & _KH_BIT):
+                    over = True
+                    break
+                number += 1
                 continue
-            hands[:] = saved
-            for index in chunk:  # one by one: raises at the offending card
-                self.play_index(index)
-            position += players
-
-    def _finish_chunk(self, chunk: Sequence[int], leader: int, winner: int, mask: int) -> None:
-        """Record a whole trick that ``play_indices`` checked and played in one go."""
-        self._moves.extend(chunk)
-        self._seats.extend(_SEAT_ORDERS[self.players][leader])
-        number = len(self._tricks)
-        self._tricks.append((leader, tuple(chunk), winner))
-        self._taken[winner] |= mask
-        self._tricks_won[winner] += 1
-        self._trick_points[winner] += self._weights[number]
-        self.turn = winner
-        if number == len(self._weights) - 1 or (self._cid == _NO_KING and mask & _KH_BIT):
+            # Put the failed trick's cards back; play_index then finds the bad one.
+            order = orders[leader]
+            for k in range(mask.bit_count()):
+                hands[order[k]] |= 1 << chunk[k]
+            break
+        self._moves.extend(indices[first:position])
+        self.turn = leader
+        if over:
             self.over = True
             self._penalties = self._penalties_from_tricks(final=True)
+        for index in indices[position:]:
+            play_index(index)
 
     def play_out_randomly(self, draw: Callable[[], float]) -> None:
         """Finish the deal with uniformly random legal moves; ``draw`` is ``rng.random``.
@@ -691,6 +735,57 @@ class _HundredDeal(Deal):
             self._penalties = list(self._scored)
         self.turn = (seat + 1) % self.players
 
+    def _play_move_indices(self, indices: tuple[int, ...]) -> None:
+        """``Deal._play_move_indices`` in local variables: replaying a record of the Hundred.
+
+        The deal is over exactly when the total has passed 100, so one comparison guards the
+        end. A move that fails the quick checks is handed to ``play_index`` after the state is
+        written back, which raises the precise error (or plays it, and the rest follows move
+        by move): the effect is always the generic loop's.
+        """
+        hands = self._hands
+        players = self.players
+        next_seat = _NEXT_SEATS[players]
+        values = _HUNDRED_VALUE_OF
+        cards_before = sum(hand.bit_count() for hand in hands)
+        total = self._total
+        line = _next_hundred_line(total)
+        seat = start = self.turn
+        for index in indices:
+            if total > 100:
+                break
+            hand = hands[seat]
+            bit = 1 << index
+            if not hand & bit:
+                break
+            hands[seat] = hand ^ bit
+            total += values[index]
+            if total > line:
+                self._score_hundred(seat, total - values[index], total)
+                line = _next_hundred_line(total)
+            seat = next_seat[seat]
+        count = cards_before - sum(hand.bit_count() for hand in hands)
+        if count:
+            self._moves.extend(indices[:count])
+            self._seats.extend(_SEAT_CYCLES[players][start][:count])
+            self._total = total
+            self.turn = seat
+            if total > 100 and not self.over:
+                self.over = True
+                self._penalties = list(self._scored)
+        for index in indices[count:]:
+            self.play_index(index)
+
+    def _score_hundred(self, seat: int, before: int, after: int) -> None:
+        """Charge ``seat`` for each of 25, 50 and 100 that its card took the total past."""
+        scored = self._scored
+        if before <= 25 < after:
+            scored[seat] += 1
+        if before <= 50 < after:
+            scored[seat] += 2
+        if before <= 100 < after:
+            scored[seat] += 5
+
     def play_out_randomly(self, draw: Callable[[], float]) -> None:
         """``Deal.play_out_randomly`` inlined for the Hundred (the tests hold the two together)."""
         hands = self._hands
@@ -801,6 +896,78 @@ class _LayoutDeal(Deal):
             nxt = (nxt + 1) % n
         self.turn = nxt
 
+    def _play_move_indices(self, indices: tuple[int, ...]) -> None:
+        """``Deal._play_move_indices`` in local variables: replaying a record of the layout game.
+
+        One table per player count gives, for each card, the change to the set of cards that
+        extend a row (the card itself out, its outer neighbour in; a Jack brings its Ten and
+        Queen), so a legal card costs one XOR; the rows' ends are read off the laid cards once
+        at the end. A move that fails the quick checks goes to ``play_index`` after the
+        write-back, which raises the precise error (or plays it, and the rest follows move by
+        move), so the effect is always the generic loop's.
+        """
+        if self.over:
+            for index in indices:
+                self.play_index(index)
+            return
+        hands = self._hands
+        players = self.players
+        flip = _LAYOUT_FLIPS[players]
+        next_seat = _NEXT_SEATS[players]
+        free = self._free
+        ext = self._ext_mask
+        holding = self._holding
+        seat = self.turn
+        seats: list[int] = []
+        log_seat = seats.append
+        over = False
+        for index in indices:
+            hand = hands[seat]
+            if index == PASS_INDEX:
+                if hand & (ext | JACK_MASK):
+                    break
+            else:
+                bit = 1 << index
+                if not hand & bit or (
+                    not bit & ext and (not bit & JACK_MASK or (hand & ext and not free))
+                ):
+                    break
+                ext ^= flip[index]
+                hand ^= bit
+                hands[seat] = hand
+                if not hand:
+                    holding -= 1
+                    if holding == 1:
+                        log_seat(seat)
+                        over = True
+                        break
+            log_seat(seat)
+            seat = next_seat[seat]
+            while not hands[seat]:
+                seat = next_seat[seat]
+        count = len(seats)
+        if count:
+            self._moves.extend(indices[:count])
+            self._seats.extend(seats)
+            self._ext_mask = ext
+            self._holding = holding
+            self.turn = seat
+            laid = PACK_MASKS[players]
+            for hand in hands:
+                laid &= ~hand
+            low = self._low
+            high = self._high
+            for suit in range(4):
+                row = laid & SUIT_MASKS[suit]
+                if row:
+                    low[suit] = (row & -row).bit_length() - 1 - 9 * suit
+                    high[suit] = row.bit_length() - 1 - 9 * suit
+            if over:
+                self.over = True
+                self._penalties = [8 if hand else 0 for hand in hands]
+        for index in indices[count:]:
+            self.play_index(index)
+
     def play_out_randomly(self, draw: Callable[[], float]) -> None:
         """``Deal.play_out_randomly`` inlined for the layout game (the tests hold the two
         together): rows, passes and skipped empty hands in local variables."""
@@ -888,6 +1055,55 @@ _SEAT_ORDERS = {
     n: tuple(tuple((leader + k) % n for k in range(n)) for leader in range(n)) for n in PACK_MASKS
 }
 _ROW_MINS = {n: tuple(lowest_rank_in_pack(n, s) for s in range(4)) for n in PACK_MASKS}
+_SEAT_CYCLES = {
+    n: tuple(tuple((start + k) % n for k in range(NUM_CARDS)) for start in range(n))
+    for n in PACK_MASKS
+}
+"""For each player count and first seat, the seats of consecutive moves when none is skipped."""
+_HUNDRED_VALUE_OF = tuple(HUNDRED_VALUES[i % 9] for i in range(NUM_CARDS))
+
+
+def _only_ints(values: Sequence[object]) -> bool:
+    """True when every value is exactly an ``int`` (not a bool, a float or a string)."""
+    return set(map(type, values)) == {int}
+
+
+def _next_hundred_line(total: int) -> int:
+    """The next of 25, 50 and 100 that ``total`` has not passed (past 100: never again)."""
+    for line in (25, 50, 100):
+        if total <= line:
+            return line
+    return 1 << 30
+
+
+_NEXT_SEATS = {n: tuple((seat + 1) % n for seat in range(n)) for n in PACK_MASKS}
+
+
+def _layout_flips(players: int) -> tuple[int, ...]:
+    """Per card, what laying it does to the mask of cards that extend a row (XOR it in).
+
+    A card that extends a row leaves the mask and lets its outer neighbour in (none past the
+    Ace or the lowest card of the pack); a Jack lets in its Ten and Queen.
+    """
+    flips = []
+    for index in range(NUM_CARDS):
+        suit, rank = divmod(index, 9)
+        bit = 1 << index
+        if rank == JACK:
+            flips.append(_ROW_STARTS[suit])
+        elif rank < JACK:
+            flips.append(bit | (bit >> 1 if rank > _ROW_MINS[players][suit] else 0))
+        else:
+            flips.append(bit | (bit << 1 if rank < ACE else 0))
+    return tuple(flips)
+
+
+_SUIT_OF = tuple(i // 9 for i in range(NUM_CARDS))
+_RANK_OF = tuple(i % 9 for i in range(NUM_CARDS))
+_SUIT_MASK_OF = tuple(SUIT_MASKS[i // 9] for i in range(NUM_CARDS))
+_ROW_STARTS = tuple((1 << (s * 9 + TEN)) | (1 << (s * 9 + QUEEN)) for s in range(4))
+"""The Ten and the Queen that a newly laid Jack makes playable, per suit."""
+_LAYOUT_FLIPS = {n: _layout_flips(n) for n in PACK_MASKS}
 
 
 _BIT_BY_CODE = {c.code: c.bit for c in CARDS}
@@ -903,16 +1119,16 @@ def hand_masks(players: int, hands: Sequence[Iterable[Card | str]]) -> list[int]
     if not isinstance(hands, (list, tuple)) or len(hands) != players:
         raise MalformedRecord(f"hands must list one hand for each of the {players} seats")
     size = HAND_SIZES[players]
-    bits = _BIT_BY_CODE
+    bit_of = _BIT_BY_CODE.__getitem__
     masks = []
     seen = 0
     try:
         for hand in hands:
             if type(hand) is not list or len(hand) != size:
                 break
-            mask = 0
-            for code in hand:
-                mask |= bits[code]
+            # A sum of powers of two has as many bits as terms only when they are distinct,
+            # so the bit count below also catches a card listed twice.
+            mask = sum(map(bit_of, hand))
             if mask.bit_count() != size or mask & seen:
                 break
             seen |= mask

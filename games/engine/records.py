@@ -32,23 +32,41 @@ def _int_field(obj: dict[str, Any], key: str) -> int:
     return value
 
 
+_RULES_SEEN: dict[tuple[tuple[str, Any], ...], HouseRules] = {}
+"""Valid ``rules`` objects already parsed, by their items (a few dozen at most)."""
+
+
 def _parse_rules(obj: dict[str, Any]) -> HouseRules:
     """The record's house rules; ``rules`` may be left out, but when present it is an object."""
-    if "rules" not in obj:
+    given = obj.get("rules", DEFAULT_RULES)
+    if given is DEFAULT_RULES:
         return DEFAULT_RULES
-    if not isinstance(obj["rules"], dict):
+    if type(given) is dict:
+        try:
+            seen = _RULES_SEEN.get(tuple(given.items()))
+        except TypeError:  # an unhashable value, which from_dict refuses below
+            seen = None
+        # 1 == True as a key, so the cached object is taken only for a real boolean.
+        if seen is not None and type(given.get("doubling", True)) is bool:
+            return seen
+    if not isinstance(given, dict):
         raise MalformedRecord("'rules' must be an object such as {\"doubling\": false}")
     try:
-        return HouseRules.from_dict(obj["rules"])
+        rules = HouseRules.from_dict(given)
     except (ValueError, TypeError) as exc:
         raise MalformedRecord(str(exc)) from None
+    if type(given) is dict:
+        _RULES_SEEN[tuple(given.items())] = rules
+    return rules
 
 
 def _parse_header(obj: Any) -> tuple[int, Contract, int, list[int], HouseRules, list[Any]]:
     """Check everything about a deal record except its moves; the one validation path."""
     if not isinstance(obj, dict):
         raise MalformedRecord("a deal record must be a JSON object")
-    players = _int_field(obj, "players")
+    players = obj.get("players")
+    if type(players) is not int:
+        players = _int_field(obj, "players")
     if players not in (3, 4, 5, 6):
         raise MalformedRecord(f"Rosbiratschka is played by 3 to 6 players, not {players}")
     if "contract" not in obj:
@@ -57,7 +75,9 @@ def _parse_header(obj: Any) -> tuple[int, Contract, int, list[int], HouseRules, 
     contract = _CONTRACTS.get(name) if isinstance(name, str) else None
     if contract is None:
         raise MalformedRecord(f"unknown contract {name!r}")
-    dealer = _int_field(obj, "dealer")
+    dealer = obj.get("dealer")
+    if type(dealer) is not int:
+        dealer = _int_field(obj, "dealer")
     if not 0 <= dealer < players:
         raise MalformedRecord(f"dealer must be a seat from 0 to {players - 1}, not {dealer}")
     if "hands" not in obj:
@@ -81,18 +101,19 @@ def _replay(deal: Deal, moves: list[Any]) -> Deal:
     index_of = MOVE_INDEX_BY_CODE
     unknown_at = None
     try:
-        indices = [index_of[code] for code in moves]
+        indices = tuple(map(index_of.__getitem__, moves))
     except (KeyError, TypeError):
-        indices = []
+        known = []
         for position, code in enumerate(moves):
             index = index_of.get(code) if isinstance(code, str) else None
             if index is None:
                 unknown_at = position
                 break
-            indices.append(index)
+            known.append(index)
+        indices = tuple(known)
     start = deal.move_count
     try:
-        deal.play_indices(indices)
+        deal._play_move_indices(indices)  # whole numbers 0-36 from the table above
     except IllegalMove as exc:
         # Everything before the bad move was played, so the deal's count gives its position.
         if exc.move_index is None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -116,3 +117,105 @@ def test_the_inlined_random_playout_equals_move_by_move_play(seed: int) -> None:
     assert fast.view_for(0).to_dict() == generic.view_for(0).to_dict()
     assert fast.turn == generic.turn
     assert fast.scores_so_far() == generic.scores_so_far()
+
+
+def _state(deal: Deal) -> dict[str, object]:
+    """Every slot of a deal; the scratch of the trick in progress only while there is one."""
+    state = {}
+    for name in Deal.__slots__:
+        value = getattr(deal, name)
+        state[name] = list(value) if isinstance(value, list) else value
+    if not deal._trick:  # left over from the last finished trick, never read again
+        del state["_best"], state["_best_seat"]
+    return state
+
+
+def _corrupt(indices: list[int], hands: list[list[int]], rng: random.Random) -> list[int]:
+    """The moves of a real deal, left alone or broken the ways bad records are.
+
+    ``hands[k]`` are the cards the mover of move ``k`` holds then, for the subtle case: a card of
+    one's own hand that breaks a rule (not following suit, a Jack while a row can be
+    extended, a card that fits no row).
+    """
+    out = list(indices)
+    kind = rng.randrange(10)
+    if kind >= 8 and out:
+        k = rng.randrange(len(out))
+        out[k] = rng.choice(hands[k])
+    elif kind == 1 and out:  # a move replaced by any move index, a pass included
+        out[rng.randrange(len(out))] = rng.randrange(37)
+    elif kind == 2 and len(out) > 1:  # two moves swapped
+        i, j = rng.randrange(len(out)), rng.randrange(len(out))
+        out[i], out[j] = out[j], out[i]
+    elif kind == 3 and out:  # cut short
+        del out[rng.randrange(len(out)) :]
+    elif kind == 4:  # moves after the end
+        out.extend(rng.randrange(37) for _ in range(rng.randint(1, 3)))
+    elif kind == 5 and out:  # a card played twice
+        out.insert(rng.randrange(len(out)), out[rng.randrange(len(out))])
+    elif kind == 6 and out:  # a move left out
+        del out[rng.randrange(len(out))]
+    elif kind == 7 and out:  # out of range
+        out[rng.randrange(len(out))] = rng.choice([-1, 37, 99])
+    return out
+
+
+@pytest.mark.parametrize("seed", range(1000))
+def test_play_indices_equals_the_move_by_move_loop_on_good_and_broken_moves(seed: int) -> None:
+    """Each contract family replays records with its own fast path; ``play_index`` one move
+    at a time is the definition: the same error at the same move, and the same state."""
+    rng = random.Random(seed)
+    rules = HouseRules(doubling=rng.random() < 0.5, layout=rng.choice(["extend_first", "free"]))
+    deal = random_deal(rng.randint(3, 6), rng.choice(CONTRACT_ORDER), rng, rules=rules)
+    played = deal.clone()
+    played.play_out_randomly(rng.random)
+    moves = [move.index for move in played.moves]
+    held, replay = [], deal.clone()
+    for index in moves:
+        held.append([c.index for c in replay.hand(replay.turn)] or [index])
+        replay.play_index(index)
+    prefix = rng.choice([0, 0, 0, rng.randint(0, len(moves))])
+    deal.play_indices(moves[:prefix])
+    indices = _corrupt(moves[prefix:], held[prefix:], rng)
+    fast, generic = deal.clone(), deal.clone()
+    assert _outcome(fast, fast.play_indices, indices) == _outcome(
+        generic, lambda moves: [generic.play_index(i) for i in moves], indices
+    )
+    assert _state(fast) == _state(generic)
+
+
+def _outcome(deal: Deal, play: Callable[[list[object]], object], indices: list[object]) -> tuple:
+    """What playing ``indices`` did: no error, or the error's type and message, and where."""
+    try:
+        play(indices)
+    except (IllegalMove, TypeError, ValueError) as exc:
+        return type(exc).__name__, getattr(exc, "message", None), deal.move_count
+    return "ok", None, deal.move_count
+
+
+@pytest.mark.parametrize("contract", CONTRACT_ORDER)
+@pytest.mark.parametrize("odd", [3.0, True, "7C", None, -1, 37])
+def test_play_indices_takes_odd_values_like_play_index_does(
+    contract: Contract, odd: object
+) -> None:
+    """Only whole numbers 0-36 reach the fast loops; anything else is played move by move."""
+    deal = random_deal(4, contract, random.Random(7))
+    indices = [deal.legal_moves()[0].index, odd]
+    fast, generic = deal.clone(), deal.clone()
+    assert _outcome(fast, fast.play_indices, indices) == _outcome(
+        generic, lambda moves: [generic.play_index(i) for i in moves], indices
+    )
+    assert _state(fast) == _state(generic)
+
+
+@pytest.mark.parametrize(("good", "bad"), [(True, 1), (False, 0), (True, 1.0), (False, 0.0)])
+def test_a_number_is_not_taken_for_a_boolean_rule_after_the_boolean_was_seen(
+    good: bool, bad: object
+) -> None:
+    """Parsed house rules are remembered by their items, and ``1 == True`` in Python."""
+    ok = json.loads(score_line(json.dumps({**RECORD, "rules": {"doubling": good}})))
+    refused = json.loads(score_line(json.dumps({**RECORD, "rules": {"doubling": bad}})))
+    assert "penalties" in ok
+    assert refused == {
+        "error": {"move": None, "message": "house rule 'doubling' must be true or false"}
+    }
