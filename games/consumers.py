@@ -9,12 +9,18 @@ snapshot already contains and fill gaps the channel layer (at most once) left, f
 from __future__ import annotations
 
 import json
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 from urllib.parse import parse_qs
 
+from asgiref.sync import SyncToAsync
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
+from django.db import InterfaceError, OperationalError, connections
 
 from games import selectors, services
 from games.live.positions import positions
@@ -23,6 +29,58 @@ from games.live.state import frame_for_viewer, viewer_key
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
+
+
+class _MoveCall(SyncToAsync):
+    """``database_sync_to_async`` for moves, without a health check per move.
+
+    Channels closes old connections before and after every call, and with
+    ``conn_health_checks`` (kept on in the settings for pages and tasks) each call then
+    starts with a ``SELECT 1``: a second round trip for a move that is otherwise one
+    statement. Here a connection is only looked at after the call, and only when it had an
+    error or passed its ``CONN_MAX_AGE``; a move that met a dead connection (PostgreSQL
+    restarted) is sent once more on a fresh one by ``TableConsumer.handle_move``, which the
+    move's version makes safe (applied once, a resend is acknowledged).
+    """
+
+    def thread_handler(self, loop: Any, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return super().thread_handler(loop, *args, **kwargs)
+        finally:
+            _close_broken_or_old_connections()
+
+
+def _close_broken_or_old_connections() -> None:
+    now = time.monotonic()
+    for conn in connections.all(initialized_only=True):
+        expired = conn.close_at is not None and now >= conn.close_at
+        if conn.connection is not None and (conn.errors_occurred or expired):
+            conn.close_if_unusable_or_obsolete()
+
+
+def _submit_move_now(*args: Any, **kwargs: Any) -> services.MoveResult:
+    return services.submit_move(*args, **kwargs)
+
+
+# The threads (and so at most the database connections) each worker gives to moves.
+MOVE_THREADS = 6
+_move_executor = ThreadPoolExecutor(max_workers=MOVE_THREADS, thread_name_prefix="games-move")
+_submit_move = _MoveCall(_submit_move_now, thread_sensitive=False, executor=_move_executor)
+
+
+def close_move_thread_connections(timeout: float = 30) -> None:
+    """Close the database connections the move threads keep (``CONN_MAX_AGE``): for tests,
+    before PostgreSQL drops their database. Every thread runs one closer: they meet at a
+    barrier, so no thread can take two."""
+    barrier = threading.Barrier(MOVE_THREADS)
+
+    def close() -> None:
+        barrier.wait(timeout)
+        connections.close_all()
+
+    futures = [_move_executor.submit(close) for _ in range(MOVE_THREADS)]
+    for future in futures:
+        future.result(timeout)
 
 
 class _FrameCache:
@@ -69,7 +127,24 @@ class _Bucket:
         return True
 
 
-class TableConsumer(AsyncJsonWebsocketConsumer):
+class _NoConnectionChurn:
+    """Dispatch without Channels' ``aclose_old_connections`` before every message.
+
+    Channels 4.2+ hops to the shared sync thread to close old connections before *each*
+    handler: for every frame and every group message of every socket (four sockets per move
+    event at a four-seat table), although these consumers reach the database only through
+    ``database_sync_to_async`` (or ``_MoveCall``), which look after their connections
+    themselves.
+    """
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
+
+class TableConsumer(_NoConnectionChurn, AsyncJsonWebsocketConsumer):
     """``/ws/tables/<id>/``: snapshot on connect, filtered events, moves, sync, chat."""
 
     async def connect(self) -> None:
@@ -78,7 +153,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.seat: int | None = None
         self.sent_version = -1
         self.group: str | None = None
-        self.frames = _Bucket(capacity=30, rate=10)
+        burst, per_second = getattr(settings, "GAMES_WS_FRAME_LIMIT", (30, 10))
+        self.frames = _Bucket(capacity=burst, rate=per_second)
         self.chats = _Bucket(capacity=5, rate=0.5)
         # Accept first so that browsers can read the close code (a refused handshake has none).
         await self.accept()
@@ -223,12 +299,14 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if self.seat is None:
             await self.send_error(client_id, "not_seated", "Spectators cannot play.")
             return
-        # Off the worker's one shared database thread: moves of different tables overlap
-        # their database waits; the row lock (or the version compare-and-swap) orders the
-        # moves of one table.
-        result = await database_sync_to_async(services.submit_move, thread_sensitive=False)(
-            self.table_id, move, version, user=self.user
-        )
+        # Off the worker's one shared database thread (``_MoveCall``): moves of different
+        # tables overlap their database waits; the row lock (or the version compare-and-swap)
+        # orders the moves of one table.
+        try:
+            result = await _submit_move(self.table_id, move, version, user=self.user)
+        except (OperationalError, InterfaceError):
+            # A connection that died since the last move (it was closed after the failure).
+            result = await _submit_move(self.table_id, move, version, user=self.user)
         if result.ok:
             await self.send_json({"type": "ack", "id": client_id, "version": result.version})
             return
@@ -255,7 +333,7 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-class LobbyConsumer(AsyncJsonWebsocketConsumer):
+class LobbyConsumer(_NoConnectionChurn, AsyncJsonWebsocketConsumer):
     """``/ws/lobby/``: the open tables now, and again whenever the list changes."""
 
     group = services.LOBBY_GROUP

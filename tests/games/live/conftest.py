@@ -30,6 +30,8 @@ def eager_tasks_and_instant_bots(request):
     settings.CHANNEL_LAYERS = layers
     settings.GAMES_BOT_THINK_SECONDS = 0
     settings.GAMES_DEFAULT_BOT_LEVEL = "heuristic"
+    # Scripted players move far faster than people: no frame limit (test_live_moves has one).
+    settings.GAMES_WS_FRAME_LIMIT = (100_000, 100_000)
     previous = (celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates)
     celery_app.conf.task_always_eager = True
     celery_app.conf.task_eager_propagates = True
@@ -39,9 +41,13 @@ def eager_tasks_and_instant_bots(request):
 
 
 def close_consumer_thread_connections() -> None:
-    """Consumers reach the database from asgiref's one sync thread, whose connections outlive
-    the test (CONN_MAX_AGE); close them so PostgreSQL can drop the test database at the end."""
+    """Consumers reach the database from asgiref's one sync thread and the move threads, whose
+    connections outlive the test (CONN_MAX_AGE); close them so PostgreSQL can drop the test
+    database at the end."""
     from asgiref.sync import SyncToAsync
     from django.db import connections
 
+    from games.consumers import close_move_thread_connections
+
     SyncToAsync.single_thread_executor.submit(connections.close_all).result(timeout=30)
+    close_move_thread_connections()

@@ -151,3 +151,39 @@ async def test_a_spectator_who_sits_down_gets_a_players_snapshot():
     seat_event = await other.receive()
     assert seat_event["event"]["kind"] == "seat_changed"
     assert seat_event["event"]["user_id"] == users[2].pk
+
+
+async def test_a_move_that_meets_a_dead_database_connection_is_sent_once_more(monkeypatch):
+    from django.db import OperationalError
+
+    from games import services
+
+    table, users, viewers, turn = await connected_table()
+    real = services.submit_move
+    calls: list[int] = []
+
+    def first_call_fails(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 1:
+            raise OperationalError("server closed the connection unexpectedly")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(services, "submit_move", first_call_fails)
+    mover = viewers[turn]
+    card = mover.state["deal"]["legal_moves"][0]
+    answer = await mover.move(card)
+    assert answer["type"] == "ack" and len(calls) == 2
+    moves = await database_sync_to_async(move_events)(table.pk)
+    assert [(m["seat"], m["move"]) for m in moves] == [(turn, card)]
+
+
+async def test_a_client_sending_faster_than_the_frame_limit_is_told_to_slow_down(settings):
+    settings.GAMES_WS_FRAME_LIMIT = (3, 0.001)
+    table, users, viewers, turn = await connected_table()
+    other = viewers[(turn + 1) % 4]
+    answers = []
+    for _ in range(4):
+        await other.send({"type": "ping"})
+        answers.append(await other.reply())
+    assert [a["type"] for a in answers] == ["pong", "pong", "pong", "error"]
+    assert answers[-1]["code"] == "rate_limited"

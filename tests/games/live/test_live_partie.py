@@ -116,7 +116,7 @@ async def test_four_humans_play_a_whole_partie_with_clocks():
         # Legal moves only ever reach the seat on turn.
         assert all(v.state["deal"]["legal_moves"] == [] for v in viewers if v is not on_turn)
         answer = await on_turn.move(on_turn.state["deal"]["legal_moves"][0])
-        assert answer["type"] == "ack"
+        assert answer["type"] == "ack", answer
         await sync_all(viewers, table.pk)
 
     for viewer, user in zip(viewers, users, strict=True):
