@@ -788,7 +788,7 @@ WITH t AS (
     RETURNING id
 ), d AS (
     UPDATE games_partiedeal SET moves = %s::jsonb
-    WHERE id = %s AND EXISTS (SELECT 1 FROM t)
+    WHERE partie_id = %s AND number = %s AND EXISTS (SELECT 1 FROM t)
 )
 INSERT INTO games_tableevent (table_id, version, kind, data, created)
 SELECT t.id, %s, %s, %s::jsonb, %s FROM t
@@ -819,7 +819,8 @@ def _write_move_if_unchanged(
             expected_version,
             table.invite_code,
             json.dumps(row.moves),
-            row.pk,
+            row.partie_id,
+            row.number,
             event.version,
             event.kind,
             json.dumps(event.data),
@@ -842,7 +843,9 @@ def _write_move_if_unchanged(
             )
             if not updated:
                 return False
-            PartieDeal.objects.filter(pk=row.pk).update(moves=row.moves)
+            PartieDeal.objects.filter(partie_id=row.partie_id, number=row.number).update(
+                moves=row.moves
+            )
             event.save(force_insert=True)
             return True
 

@@ -49,25 +49,66 @@ def parse_deadline(text: str | None) -> dt.datetime | None:
     return dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
 
 
-def _follow_move(position: Position, version: int, event: dict[str, Any]) -> bool:
-    """Advance ``position`` by one stored ``move`` event; False when it cannot follow."""
-    if event.get("kind") != "move" or event["deal_over"] or "clock" not in event:
+def _follow(position: Position, version: int, event: dict[str, Any]) -> bool:
+    """Advance ``position`` by one stored event; False when it cannot follow (the entry is
+    then dropped). Plays moves, starts the next deal from ``deal_started`` (which stores every
+    hand), and takes clock and seat changes; anything else (the Partie starting or ending)
+    drops the entry."""
+    kind = event.get("kind")
+    table, deal = position.table, position.deal
+    changes_play = True
+    if kind == "move":
+        if deal.over or deal.turn != event["seat"] or event["deal_number"] != position.row.number:
+            return False
+        try:
+            deal.play(event["move"])
+        except IllegalMove:
+            return False
+        if deal.over != event["deal_over"] or (not deal.over and deal.turn != event["next_turn"]):
+            return False
+        position.row.moves = [*position.row.moves, event["move"]]
+        table.turn_seat = event["next_turn"]
+        if "clock" in event:
+            clock = event["clock"]
+            table.turn_deadline = parse_deadline(clock["deadline"]) if clock else None
+    elif kind == "deal_finished":
+        if not deal.over or event["deal_number"] != position.row.number:
+            return False
+    elif kind == "deal_started":
+        if not deal.over or event["deal_number"] != position.row.number + 1:
+            return False
+        hands = event["hands"]
+        row = PartieDeal(
+            partie_id=position.row.partie_id,
+            number=event["deal_number"],
+            contract=event["contract"],
+            dealer=event["dealer"],
+            hands=hands,
+            moves=[],
+        )
+        position.row = row
+        position.deal = Deal(table.size, row.contract, row.dealer, hands, table.rules)
+        table.turn_seat = position.deal.turn
+    elif kind == "clock":
+        changes_play = False
+        table.turn_seat = event["seat"]
+        table.turn_deadline = parse_deadline(event["deadline"])
+    elif kind == "seat_changed":
+        changes_play = False
+        seats = position.seats
+        number = event["seat"]
+        if not 0 <= number < len(seats):
+            return False
+        seat = seats[number]
+        seat.user_id = event["user_id"]
+        seat.bot_level = event["bot_level"] or ""
+        seat.away = event["away"]
+        seat._state.fields_cache.pop("user", None)  # a cached user may be someone else now
+    else:
         return False
-    deal = position.deal
-    if deal.over or deal.turn != event["seat"]:
-        return False
-    try:
-        deal.play(event["move"])
-    except IllegalMove:
-        return False
-    if deal.over or deal.turn != event["next_turn"]:
-        return False
-    row, table = position.row, position.table
-    row.moves = [*row.moves, event["move"]]
-    table.version = table.state_version = version
-    table.turn_seat = event["next_turn"]
-    clock = event["clock"]
-    table.turn_deadline = parse_deadline(clock["deadline"]) if clock else None
+    table.version = version
+    if changes_play:
+        table.state_version = version
     return True
 
 
@@ -92,7 +133,8 @@ class PositionCache:
         return None if entry is None else entry.version
 
     def put(self, table_id: int, position: Position) -> None:
-        """Store ``position`` unless a newer one of the same table is already there."""
+        """Store ``position`` unless a newer one of the same table is already there (or its
+        deal is over: only ``follow`` goes on from there, to the next deal)."""
         if position.deal.over:
             return
         with self._lock:
@@ -127,9 +169,7 @@ class PositionCache:
             version = message["version"]
             if version <= position.version:
                 continue
-            if version != position.version + 1 or not _follow_move(
-                position, version, message["event"]
-            ):
+            if version != position.version + 1 or not _follow(position, version, message["event"]):
                 return
         self.put(table_id, position)
 

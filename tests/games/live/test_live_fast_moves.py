@@ -191,12 +191,87 @@ def test_the_cache_follows_broadcast_moves_and_drops_what_it_cannot_follow():
     positions.follow(table.pk, [gap])
     assert positions.peek_version(table.pk) is None
     third, _ = play_on_turn(table, users)  # cold again: the locked path, then cached
-    seat_event = {
+    finished = {
         "version": third.version + 1,
-        "event": {"kind": "seat_changed", **selectors.seat_info(selectors.seats_of(table)[0])},
+        "event": {"kind": "partie_finished", "totals": [], "places": [], "score_sheet": []},
     }
-    positions.follow(table.pk, [seat_event])
+    positions.follow(table.pk, [finished])
     assert positions.peek_version(table.pk) is None
+
+
+def assert_cache_matches_database(table: Table) -> None:
+    table.refresh_from_db()
+    cached = copy_of_cached(table.pk)
+    row = selectors.current_deal_row(table)
+    assert cached.version == table.version and cached.table.state_version == table.state_version
+    assert (cached.row.partie_id, cached.row.number) == (row.partie_id, row.number)
+    assert cached.row.moves == row.moves and cached.row.hands == row.hands
+    assert cached.table.turn_seat == table.turn_seat
+    assert cached.table.turn_deadline == table.turn_deadline
+    rebuilt = selectors.rebuild_deal(row, table)
+    assert cached.deal.view_for(None).to_dict() == rebuilt.view_for(None).to_dict()
+    stored = [(s.user_id, s.bot_level, s.away) for s in selectors.play_seats(table)]
+    assert [(s.user_id, s.bot_level, s.away) for s in cached.seats] == stored
+
+
+def test_the_cache_follows_a_deal_ending_into_the_next_deal_and_seat_changes():
+    table, users = humans_table(4, seed=12, turn_seconds=30)
+    # Play the first deal up to its last move.
+    while True:
+        table.refresh_from_db()
+        row = selectors.current_deal_row(table)
+        deal = selectors.rebuild_deal(row, table)
+        probe = deal.clone()
+        probe.play(deal.legal_moves()[0])
+        if probe.over:
+            break
+        result, _ = play_on_turn(table, users)
+        assert result.status == "applied"
+    before = copy_of_cached(table.pk)
+    last, _ = play_on_turn(table, users)  # ends the deal: the locked path
+    table.refresh_from_db()
+    assert table.version > last.version  # deal_finished, deal_started, clock followed it
+    messages = [
+        e.as_message()
+        for e in TableEvent.objects.filter(table=table, version__gt=before.version).order_by(
+            "version"
+        )
+    ]
+    assert [m["event"]["kind"] for m in messages] == [
+        "move",
+        "deal_finished",
+        "deal_started",
+        "clock",
+    ]
+    # This process had not played that move: the broadcast alone takes it to the next deal.
+    positions.clear()
+    positions.put(table.pk, before)
+    positions.follow(table.pk, messages)
+    assert_cache_matches_database(table)
+    user = users[table.turn_seat]
+    view = selectors.build_snapshot(table.pk, user)
+    with CaptureQueriesContext(connection) as captured:
+        first = services.submit_move(
+            table.pk, view["deal"]["legal_moves"][0], view["version"], user=user
+        )
+    assert first.status == "applied" and reads(captured.captured_queries) == []
+    assert_cache_matches_database(table)
+
+    # A clock that ran out: seat_changed (away) and the stand-in move, followed as well.
+    before = copy_of_cached(table.pk)
+    Table.objects.filter(pk=table.pk).update(turn_deadline=table.turn_deadline.replace(year=2000))
+    assert services.expire_turns() == 1
+    messages = [
+        e.as_message()
+        for e in TableEvent.objects.filter(table=table, version__gt=before.version).order_by(
+            "version"
+        )
+    ]
+    assert [m["event"]["kind"] for m in messages] == ["seat_changed", "move"]
+    positions.clear()
+    positions.put(table.pk, before)
+    positions.follow(table.pk, messages)
+    assert_cache_matches_database(table)
 
 
 def test_a_cached_position_of_another_table_with_the_same_id_is_never_written():
