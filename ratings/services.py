@@ -46,7 +46,7 @@ logger = logging.getLogger(__name__)
 T = TypeVar("T")
 _SQLITE_LOCK_ATTEMPTS = 400
 WRITE_BATCH = 5000
-# Inserting at least this many rating changes drops and rebuilds the history index.
+# A recompute inserting at least this many rating changes drops and rebuilds the history index.
 REBUILD_INDEX_ABOVE = 50_000
 HISTORY_INDEX = "change_history"
 ProgressCallback = Callable[[int, int], None]
@@ -336,20 +336,26 @@ def _datetime_adapter() -> _Converted:
     return _Converted(connection.ops.adapt_datetimefield_value)
 
 
-def _insert_changes(pool: str, changes: list[ChangeRow], a: _Converted | None = None) -> None:
+def _insert_changes(
+    pool: str, changes: list[ChangeRow], a: _Converted | None = None, bulk: bool = False
+) -> None:
     """Insert rating changes: ``COPY`` on PostgreSQL, else ``executemany`` in batches. At
-    100,000 Parties the ORM's per-value SQL compilation costs more than the maths."""
+    100,000 Parties the ORM's per-value SQL compilation costs more than the maths.
+
+    ``bulk``: the recompute is (re)writing the whole pool, so the history index may be
+    rebuilt (``_rebuild_history_index``); never for the incremental task, whose few rows
+    would not pay for rebuilding the index over the whole table."""
     if not changes:
         return
     if connection.vendor == "postgresql":
-        _copy_changes(pool, changes)
+        _copy_changes(pool, changes, bulk)
         return
     qn = connection.ops.quote_name
     columns = ", ".join(qn(c) for c in _CHANGE_COLUMNS)
     marks = ", ".join(["%s"] * len(_CHANGE_COLUMNS))
     sql = f"INSERT INTO {qn(RatingChange._meta.db_table)} ({columns}) VALUES ({marks})"
     a = a if a is not None else _datetime_adapter()
-    with _rebuild_history_index(len(changes)), connection.cursor() as cursor:
+    with _rebuild_history_index(len(changes) if bulk else 0), connection.cursor() as cursor:
         for start in range(0, len(changes), WRITE_BATCH):
             cursor.executemany(
                 sql,
@@ -406,7 +412,7 @@ def _replace_pool_changes(pool: str, changes: list[ChangeRow]) -> None:
     writes no rating change at all, and the first run (nothing stored) only inserts.
     """
     if not RatingChange.objects.filter(pool=pool).exists():
-        _insert_changes(pool, changes)
+        _insert_changes(pool, changes, bulk=True)
         return
     qn = connection.ops.quote_name
     position = {(row[0], row[1]): i for i, row in enumerate(changes)}
@@ -449,9 +455,9 @@ def _replace_pool_changes(pool: str, changes: list[ChangeRow]) -> None:
     # Outside PostgreSQL the comparison used the very values the insert writes.
     written = None if connection.vendor == "postgresql" else a
     if len(to_write) == len(changes):
-        _insert_changes(pool, changes, written)
+        _insert_changes(pool, changes, written, bulk=True)
     else:
-        _insert_changes(pool, [changes[i] for i in sorted(to_write)], written)
+        _insert_changes(pool, [changes[i] for i in sorted(to_write)], written, bulk=True)
 
 
 def _reset_states(states: dict[int, _State], reset: _Reset) -> None:
@@ -467,7 +473,7 @@ def _ts(moment: dt.datetime | None) -> float | None:
     return moment.timestamp() if moment is not None else None
 
 
-def _copy_changes(pool: str, changes: list[ChangeRow]) -> None:
+def _copy_changes(pool: str, changes: list[ChangeRow], bulk: bool = False) -> None:
     """PostgreSQL: ``COPY ... FROM STDIN`` in text format, the lines built here.
 
     Formatting the rows ourselves (``repr`` of a float is its shortest exact text, which
@@ -481,7 +487,7 @@ def _copy_changes(pool: str, changes: list[ChangeRow]) -> None:
     a = _Converted(dt.datetime.isoformat, none="\\N")
     prefix = _copy_text(pool) + "\t"
     with (
-        _rebuild_history_index(len(changes)),
+        _rebuild_history_index(len(changes) if bulk else 0),
         connection.cursor() as cursor,
         cursor.cursor.copy(statement) as copy,
     ):

@@ -150,15 +150,24 @@ def history_index_exists() -> bool:
 
 
 def test_a_bulk_insert_rebuilds_the_history_index_and_a_failure_restores_it(monkeypatch):
-    monkeypatch.setattr(services, "REBUILD_INDEX_ABOVE", 1)  # every insert counts as bulk here
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    monkeypatch.setattr(services, "REBUILD_INDEX_ABOVE", 1)  # every bulk insert counts here
     users = UserFactory.create_batch(4)
     for i in range(5):
         record(finished_partie(users, [i, 10, 20 - i, 30], EPOCH + dt.timedelta(hours=i)))
-    services.apply_pending_ratings()
+    with CaptureQueriesContext(connection) as incremental:
+        services.apply_pending_ratings()
+    # The incremental task never rebuilds the index (it would scan the whole table).
+    assert not [q for q in incremental.captured_queries if "DROP INDEX" in q["sql"]]
     expected = snapshot()
     assert history_index_exists()
     RatingChange.objects.all().delete()
-    services.recompute_all_ratings()
+    with CaptureQueriesContext(connection) as recompute:
+        services.recompute_all_ratings()
+    rebuilt = [q["sql"] for q in recompute.captured_queries if "INDEX" in q["sql"]]
+    assert [sql.split()[0] for sql in rebuilt] == ["DROP", "CREATE"]
     assert snapshot() == expected
     assert history_index_exists()
 
