@@ -326,18 +326,22 @@ class Deal:
 
     def play_out_randomly(self, draw: Callable[[], float]) -> None:
         """Finish the deal with uniformly random legal moves; ``draw`` is ``rng.random``."""
-        legal_mask = self.legal_mask
-        play_index = self.play_index
         while not self.over:
-            mask = legal_mask()
-            # Pick the k-th set bit without building a list.
-            count = mask.bit_count()
-            if count > 1:
-                k = int(draw() * count)
-                while k:
-                    mask &= mask - 1
-                    k -= 1
-            play_index((mask & -mask).bit_length() - 1)
+            Deal.play_out_randomly_step(self, draw)
+
+    def play_out_randomly_step(self, draw: Callable[[], float]) -> None:
+        """Play one uniformly random legal move: the ``k``-th legal move for ``k`` drawn.
+
+        The definition every inlined ``play_out_randomly`` follows draw for draw.
+        """
+        mask = self.legal_mask()
+        count = mask.bit_count()
+        if count > 1:
+            k = int(draw() * count)
+            while k:  # clear the k lowest set bits instead of building a list
+                mask &= mask - 1
+                k -= 1
+        self.play_index((mask & -mask).bit_length() - 1)
 
     def play(self, move: Move | str) -> None:
         """Play ``move`` (a ``Card``, ``PASS`` or a code) for the seat on turn.
@@ -610,18 +614,35 @@ class _TrickDeal(Deal):
         """Finish the deal with uniformly random legal moves; ``draw`` is ``rng.random``.
 
         The same as calling ``play_index`` with a random legal move until the end (the tests
-        hold the two paths together), inlined because it is the bots' rollout hot loop.
+        hold the two paths together), inlined because it is the bots' rollout hot loop: a
+        trick in progress is finished move by move, then whole tricks are played with every
+        piece of state in local variables and written back once.
         """
+        while self._trick and not self.over:
+            Deal.play_out_randomly_step(self, draw)
+        if self.over:
+            return
         hands = self._hands
         moves = self._moves
-        seats = self._seats
+        log_move = moves.append
+        log_seat = self._seats.append
+        record_trick = self._tricks.append
         players = self.players
-        trick = self._trick
-        led = self._led_mask
-        while not self.over:
-            seat = self.turn
+        followers = range(players - 1)
+        next_seat = _NEXT_SEATS[players]
+        suit_mask_of = _SUIT_MASK_OF
+        weights = self._weights
+        taken = self._taken
+        won = self._tricks_won
+        points = self._trick_points
+        last = len(weights) - 1
+        no_king = self._cid == _NO_KING
+        number = len(self._tricks)
+        seat = self.turn
+        while True:
+            leader = seat
             hand = hands[seat]
-            mask = (hand & led or hand) if trick else hand
+            mask = hand
             count = mask.bit_count()
             if count > 1:
                 k = int(draw() * count)
@@ -629,24 +650,44 @@ class _TrickDeal(Deal):
                     mask &= mask - 1
                     k -= 1
             bit = mask & -mask
-            index = bit.bit_length() - 1
-            if not trick:
-                led = self._led_mask = SUIT_MASKS[index // 9]
-                self._best = index
-                self._best_seat = seat
-            elif bit & led and index > self._best:
-                self._best = index
-                self._best_seat = seat
+            best = bit.bit_length() - 1
             hands[seat] = hand ^ bit
-            moves.append(index)
-            seats.append(seat)
-            trick.append(index)
-            if len(trick) == players:
-                self._finish_trick()
-                trick = self._trick
-                led = 0
-            else:
-                self.turn = seat + 1 if seat + 1 < players else 0
+            log_move(best)
+            log_seat(seat)
+            led = suit_mask_of[best]
+            cards = bit
+            winner = seat
+            seat = next_seat[seat]
+            for _ in followers:
+                hand = hands[seat]
+                mask = hand & led or hand
+                count = mask.bit_count()
+                if count > 1:
+                    k = int(draw() * count)
+                    while k:
+                        mask &= mask - 1
+                        k -= 1
+                bit = mask & -mask
+                index = bit.bit_length() - 1
+                if bit & led and index > best:
+                    best = index
+                    winner = seat
+                hands[seat] = hand ^ bit
+                log_move(index)
+                log_seat(seat)
+                cards |= bit
+                seat = next_seat[seat]
+            record_trick((leader, tuple(moves[-players:]), winner))
+            taken[winner] |= cards
+            won[winner] += 1
+            points[winner] += weights[number]
+            seat = winner
+            if number == last or (no_king and cards & _KH_BIT):
+                break
+            number += 1
+        self.turn = winner
+        self.over = True
+        self._penalties = self._penalties_from_tricks(final=True)
 
     def _finish_trick(self) -> None:
         winner = self._best_seat
@@ -787,15 +828,20 @@ class _HundredDeal(Deal):
             scored[seat] += 5
 
     def play_out_randomly(self, draw: Callable[[], float]) -> None:
-        """``Deal.play_out_randomly`` inlined for the Hundred (the tests hold the two together)."""
+        """``Deal.play_out_randomly`` inlined for the Hundred (the tests hold the two together).
+
+        The deal is over exactly when the total passes 100; the crossings of 25, 50 and 100
+        are scored in the rare branch where the total passes the next line.
+        """
         hands = self._hands
-        moves = self._moves
-        seats = self._seats
-        scored = self._scored
-        players = self.players
+        log_move = self._moves.append
+        log_seat = self._seats.append
+        next_seat = _NEXT_SEATS[self.players]
+        values = _HUNDRED_VALUE_OF
         total = self._total
+        line = _next_hundred_line(total)
         seat = self.turn
-        while not self.over:
+        while total <= 100:
             hand = hands[seat]
             mask = hand
             count = mask.bit_count()
@@ -807,21 +853,18 @@ class _HundredDeal(Deal):
             bit = mask & -mask
             index = bit.bit_length() - 1
             hands[seat] = hand ^ bit
-            moves.append(index)
-            seats.append(seat)
-            before = total
-            total += HUNDRED_VALUES[index % 9]
-            if before <= 25 < total:
-                scored[seat] += 1
-            if before <= 50 < total:
-                scored[seat] += 2
-            if before <= 100 < total:
-                scored[seat] += 5
-                self.over = True
-                self._penalties = list(scored)
-            seat = seat + 1 if seat + 1 < players else 0
+            log_move(index)
+            log_seat(seat)
+            total += values[index]
+            if total > line:
+                self._score_hundred(seat, total - values[index], total)
+                line = _next_hundred_line(total)
+            seat = next_seat[seat]
         self._total = total
         self.turn = seat
+        if not self.over:
+            self.over = True
+            self._penalties = list(self._scored)
 
     def scores_so_far(self) -> tuple[int, ...]:
         return tuple(self._scored)
@@ -952,16 +995,7 @@ class _LayoutDeal(Deal):
             self._ext_mask = ext
             self._holding = holding
             self.turn = seat
-            laid = PACK_MASKS[players]
-            for hand in hands:
-                laid &= ~hand
-            low = self._low
-            high = self._high
-            for suit in range(4):
-                row = laid & SUIT_MASKS[suit]
-                if row:
-                    low[suit] = (row & -row).bit_length() - 1 - 9 * suit
-                    high[suit] = row.bit_length() - 1 - 9 * suit
+            self._set_rows_from_hands()
             if over:
                 self.over = True
                 self._penalties = [8 if hand else 0 for hand in hands]
@@ -970,19 +1004,22 @@ class _LayoutDeal(Deal):
 
     def play_out_randomly(self, draw: Callable[[], float]) -> None:
         """``Deal.play_out_randomly`` inlined for the layout game (the tests hold the two
-        together): rows, passes and skipped empty hands in local variables."""
+        together): the extend mask changes by one XOR per card (``_LAYOUT_FLIPS``), the rows'
+        ends are read off the laid cards at the end, passes and empty hands in locals."""
+        if self.over:
+            return
         hands = self._hands
         moves = self._moves
-        seats = self._seats
-        low = self._low
-        high = self._high
-        row_min = self._row_min
-        free = self._free
+        log_move = moves.append
+        log_seat = self._seats.append
         players = self.players
+        flip = _LAYOUT_FLIPS[players]
+        next_seat = _NEXT_SEATS[players]
+        free = self._free
         ext = self._ext_mask
         holding = self._holding
         seat = self.turn
-        while not self.over:
+        while True:
             hand = hands[seat]
             extend = hand & ext
             jacks = hand & JACK_MASK
@@ -996,38 +1033,40 @@ class _LayoutDeal(Deal):
                         k -= 1
                 bit = mask & -mask
                 index = bit.bit_length() - 1
-                suit, rank = divmod(index, 9)
-                if bit & ext:
-                    if rank < JACK:
-                        low[suit] = rank
-                        if rank > row_min[suit]:
-                            ext |= bit >> 1
-                    else:
-                        high[suit] = rank
-                        if rank < ACE:
-                            ext |= bit << 1
-                    ext ^= bit
-                else:
-                    low[suit] = high[suit] = JACK
-                    ext |= (1 << (suit * 9 + TEN)) | (1 << (suit * 9 + QUEEN))
+                ext ^= flip[index]
                 hand ^= bit
                 hands[seat] = hand
+                log_move(index)
+                log_seat(seat)
                 if not hand:
                     holding -= 1
-                moves.append(index)
+                    if holding == 1:
+                        break
             else:
-                moves.append(PASS_INDEX)
-            seats.append(seat)
-            if holding == 1:
-                self.over = True
-                self._penalties = [8 if hands[s] else 0 for s in range(players)]
-                break
-            seat = seat + 1 if seat + 1 < players else 0
+                log_move(PASS_INDEX)
+                log_seat(seat)
+            seat = next_seat[seat]
             while not hands[seat]:
-                seat = seat + 1 if seat + 1 < players else 0
+                seat = next_seat[seat]
         self._ext_mask = ext
         self._holding = holding
         self.turn = seat
+        self._set_rows_from_hands()
+        self.over = True
+        self._penalties = [8 if hand else 0 for hand in hands]
+
+    def _set_rows_from_hands(self) -> None:
+        """Each started row's ends from the laid cards: they run unbroken through the Jack."""
+        laid = PACK_MASKS[self.players]
+        for hand in self._hands:
+            laid &= ~hand
+        low = self._low
+        high = self._high
+        for suit in range(4):
+            row = laid & SUIT_MASKS[suit]
+            if row:
+                low[suit] = (row & -row).bit_length() - 1 - 9 * suit
+                high[suit] = row.bit_length() - 1 - 9 * suit
 
 
 _CLASS_FOR: dict[Contract, type[Deal]] = {

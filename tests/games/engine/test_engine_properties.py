@@ -11,6 +11,7 @@ import json
 import random
 from collections.abc import Iterator
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -106,6 +107,46 @@ def test_dealing_gives_the_whole_pack_evenly(players: int, seed: int, dealer: in
     assert [sorted(h) for h in hands] == [
         sorted(c for c in pack(players) if m & c.bit) for m in masks
     ]
+
+
+@PROPERTY_SETTINGS
+@given(player_counts, seeds, st.integers(min_value=0, max_value=5))
+def test_dealing_is_the_packet_deal_of_the_pack_sorted_by_random_keys(
+    players: int, seed: int, dealer: int
+) -> None:
+    """The deal is a plain function of the random draws: seeded deals stay the same."""
+    dealer %= players
+    cards = pack(players)
+    rng = random.Random(seed)
+    keys = [rng.random() for _ in cards]
+    shuffled = [card for _, card in sorted(zip(keys, cards, strict=True), key=lambda kc: kc[0])]
+    packets = {8: (2, 3, 3), 7: (2, 3, 2), 6: (3, 3)}[HAND_SIZE[players]]
+    expected = [0] * players
+    position = 0
+    for size in packets:
+        for k in range(players):
+            for card in shuffled[position : position + size]:
+                expected[(dealer + 1 + k) % players] |= card.bit
+            position += size
+    assert deal_masks(players, random.Random(seed), dealer) == expected
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_every_card_is_as_likely_in_every_seat(players: int) -> None:
+    """A fixed-seed check of the shuffle: each card lands in each seat about equally often."""
+    rng = random.Random(players)
+    deals = 6000
+    counts = [[0] * players for _ in range(36)]
+    for _ in range(deals):
+        for seat, mask in enumerate(deal_masks(players, rng, 0)):
+            while mask:
+                low = mask & -mask
+                counts[low.bit_length() - 1][seat] += 1
+                mask ^= low
+    expected = deals / players
+    sigma = (deals * (1 / players) * (1 - 1 / players)) ** 0.5
+    for card in pack(players):
+        assert all(abs(n - expected) < 5 * sigma for n in counts[card.index]), card
 
 
 # ------------------------------------------------------------------------- turn order
