@@ -23,6 +23,7 @@ RUN DEBUG=false \
     ALLOWED_HOSTS=build.invalid \
     REDIS_URL=redis://build.invalid:6379/0 \
     python manage.py collectstatic --noinput \
+    && python -m compileall -q games rosbi_platform tournaments ratings \
     && chown -R rosbi:rosbi /app/var
 
 USER rosbi

@@ -17,6 +17,8 @@ $(BIN)/python:
 # Reinstall only when pyproject.toml changed since the last install.
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@# pip compiles the bytecode of what it installs, but not of an editable checkout.
+	$(BIN)/python -m compileall -q games rosbi_platform tournaments ratings
 	@mkdir -p var && touch $(STAMP)
 
 install: $(STAMP)
