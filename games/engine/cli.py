@@ -7,6 +7,8 @@ python -m games.engine deal --players 4 ...  print a seeded random deal record
 from __future__ import annotations
 
 import argparse
+import codecs
+import gc
 import json
 import multiprocessing
 import os
@@ -19,17 +21,27 @@ from .records import DealRecord, score_line
 from .rules import CONTRACT_ORDER, Contract, HouseRules
 
 
-def _read_input(path: str) -> list[bytes]:
-    """The input's JSON Lines as bytes, split at ``\n`` only (a lone ``\r`` is JSON whitespace).
+def _read_input(path: str) -> list[str] | list[bytes]:
+    """The input's JSON Lines, split at ``\n`` only (a lone ``\r`` is JSON whitespace).
 
-    Each line is decoded on its own, so one bad line stays one error line.
+    Plain UTF-8 input is decoded once and split into text lines. Anything else (bytes that
+    are not UTF-8, a byte-order mark, NUL bytes as UTF-16 or UTF-32 text has) is split into
+    byte lines that ``json.loads`` decodes one by one, as it would be for each line alone,
+    so one bad line stays one error line.
     """
     if path == "-":
         data = sys.stdin.buffer.read()
     else:
         with open(path, "rb") as handle:
             data = handle.read()
-    lines = data.split(b"\n")
+    lines: list[str] | list[bytes]
+    if b"\x00" in data or codecs.BOM_UTF8 in data:
+        lines = data.split(b"\n")
+    else:
+        try:
+            lines = data.decode("utf-8").split("\n")
+        except UnicodeDecodeError:
+            lines = data.split(b"\n")
     if lines and not lines[-1]:
         lines.pop()
     return lines
@@ -38,7 +50,7 @@ def _read_input(path: str) -> list[bytes]:
 LINES_PER_JOB = 4000
 """Below this many lines per extra process, forking costs more than it saves."""
 
-_lines: list[bytes] = []
+_lines: list[str] | list[bytes] = []
 
 
 def _score_range(bounds: tuple[int, int]) -> list[str]:
@@ -47,7 +59,7 @@ def _score_range(bounds: tuple[int, int]) -> list[str]:
     return [score_line(line) for line in _lines[start:stop]]
 
 
-def score_all(lines: list[bytes], jobs: int) -> list[str]:
+def score_all(lines: list[str] | list[bytes], jobs: int) -> list[str]:
     """Score ``lines`` in order, on ``jobs`` processes when the input is large enough.
 
     Lines are independent, so a big file is cut into slices that forked workers score
@@ -84,7 +96,12 @@ def cmd_score(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"cannot read {args.file}: {exc}", file=sys.stderr)
         return 2
-    out = score_all(lines, args.jobs or default_jobs())
+    # Scoring makes no reference cycles, so the collector would only walk the parsed records.
+    gc.disable()
+    try:
+        out = score_all(lines, args.jobs or default_jobs())
+    finally:
+        gc.enable()
     failed = any(line.startswith('{"error"') for line in out)
     if out:
         sys.stdout.write("\n".join(out) + "\n")

@@ -1181,29 +1181,27 @@ def hand_masks(players: int, hands: Sequence[Iterable[Card | str]]) -> list[int]
 
 
 def _hand_masks_checked(players: int, hands: Sequence[Iterable[Card | str]]) -> list[int]:
+    """``hand_masks`` for hands that failed the fast path: find and name the first problem.
+
+    A hand of known codes that fits is taken whole; only a hand that does not goes card by
+    card, so the error is the first one in seat and card order.
+    """
     size = HAND_SIZES[players]
     pack = PACK_MASKS[players]
+    bit_of = _BIT_BY_CODE.__getitem__
     masks = []
     seen = 0
     for seat, hand in enumerate(hands):
         if not isinstance(hand, (list, tuple)):
             raise MalformedRecord(f"the hand of seat {seat} must be a list of cards")
-        mask = 0
-        for item in hand:
-            if isinstance(item, Card):
-                card: Card | None = item
-            elif isinstance(item, str):
-                card = CARD_BY_CODE.get(item)
-            else:
-                card = None
-            if card is None:
-                raise MalformedRecord(f"{item!r} in the hand of seat {seat} is not a card")
-            if not card.bit & pack:
-                raise MalformedRecord(f"{card.code} is not in the pack for {players} players")
-            if card.bit & seen:
-                raise MalformedRecord(f"{card.code} is dealt twice")
-            seen |= card.bit
-            mask |= card.bit
+        try:
+            mask = sum(map(bit_of, hand))
+            fits = mask.bit_count() == len(hand) and not mask & ~pack and not mask & seen
+        except (KeyError, TypeError):  # Card values, or something that is not a card code
+            fits = False
+        if not fits:
+            mask = _hand_mask_card_by_card(players, seat, hand, seen)
+        seen |= mask
         masks.append(mask)
     if seen != pack:
         missing = mask_to_cards(pack & ~seen)
@@ -1214,6 +1212,27 @@ def _hand_masks_checked(players: int, hands: Sequence[Iterable[Card | str]]) -> 
                 f"seat {seat} holds {len(hand)} cards; each of {players} players gets {size}"
             )
     return masks
+
+
+def _hand_mask_card_by_card(players: int, seat: int, hand: Iterable[Card | str], seen: int) -> int:
+    """One seat's hand as a mask, raising at its first card that is unknown, foreign or seen."""
+    pack = PACK_MASKS[players]
+    mask = 0
+    for item in hand:
+        if isinstance(item, Card):
+            card: Card | None = item
+        elif isinstance(item, str):
+            card = CARD_BY_CODE.get(item)
+        else:
+            card = None
+        if card is None:
+            raise MalformedRecord(f"{item!r} in the hand of seat {seat} is not a card")
+        if not card.bit & pack:
+            raise MalformedRecord(f"{card.code} is not in the pack for {players} players")
+        if card.bit & (seen | mask):
+            raise MalformedRecord(f"{card.code} is dealt twice")
+        mask |= card.bit
+    return mask
 
 
 __all__ = ["Deal", "Row", "SeatView", "Trick", "hand_masks", "PASS"]

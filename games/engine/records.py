@@ -18,6 +18,7 @@ from .errors import IllegalMove, MalformedRecord
 from .rules import CONTRACT_ORDER, DEFAULT_RULES, Contract, HouseRules
 
 NOT_FINISHED = "deal not finished"
+_json_string = json.encoder.encode_basestring_ascii  # what json.dumps uses for a str
 _CONTRACTS = {c.value: c for c in Contract}
 
 
@@ -149,10 +150,16 @@ def score_line(line: str | bytes) -> str:
     try:
         penalties = score_record(obj)
     except IllegalMove as exc:
-        return json.dumps({"error": {"move": exc.move_index, "message": exc.message}})
+        return _error_line(exc.move_index, exc.message)
     except MalformedRecord as exc:
-        return json.dumps({"error": {"move": None, "message": exc.message}})
+        return _error_line(None, exc.message)
     return '{"penalties": [' + ", ".join(map(str, penalties)) + "]}"
+
+
+def _error_line(move: int | None, message: str) -> str:
+    """``json.dumps({"error": {"move": move, "message": message}})``, written out directly."""
+    where = "null" if move is None else str(move)
+    return '{"error": {"move": ' + where + ', "message": ' + _json_string(message) + "}}"
 
 
 def score_lines(lines: Iterable[str | bytes]) -> Iterator[str]:

@@ -6,6 +6,7 @@ index of the first offending move; an unfinished deal with ``move = len(moves)``
 
 from __future__ import annotations
 
+import codecs
 import copy
 import json
 import subprocess
@@ -442,3 +443,29 @@ def test_cli_a_bare_carriage_return_inside_a_record_does_not_split_the_line() ->
     proc = run_cli("score", "-", stdin=(line + "\n").encode())
     assert proc.stdout.decode().splitlines() == ['{"penalties": [3, 3, 2]}']
     assert proc.returncode == 0
+
+
+def test_cli_lines_in_other_encodings_are_read_as_each_line_alone_would_be() -> None:
+    """A UTF-8 byte-order mark, a UTF-16 line and a line that is not UTF-8 among good lines:
+    every line gets the answer ``score_line`` gives it on its own."""
+    good = json.dumps(TRICK_RECORD)
+    lines = [
+        codecs.BOM_UTF8 + good.encode(),
+        good.encode(),
+        good.encode("utf-16-le"),
+        b'{"players": 4, "contract": "\xff"}',
+        good.encode(),
+    ]
+    result = run_cli("score", "-", stdin=b"\n".join(lines) + b"\n")
+    expected = [score_line(line) for line in lines]
+    assert result.stdout.decode().splitlines() == expected
+    assert json.loads(expected[0]) == {"penalties": TRICK_PENALTIES}
+    assert "not UTF-8" in expected[3]
+    assert result.returncode == 1
+
+
+def test_cli_plain_utf8_text_is_scored_like_each_line_alone() -> None:
+    """Plain UTF-8 input is decoded once for speed; the answers are the per-line ones."""
+    lines = [json.dumps(TRICK_RECORD), json.dumps({**TRICK_RECORD, "contract": "Hündert"}), "{"]
+    result = run_cli("score", "-", stdin=("\n".join(lines) + "\n").encode())
+    assert result.stdout.decode().splitlines() == [score_line(line.encode()) for line in lines]
