@@ -121,6 +121,19 @@ def reset() -> None:
             status=RatedPartie.Status.PENDING, applied_at=None
         )
         RatingLedger.objects.update(applied=0, last_finished_at=None, last_partie_id=None)
+    vacuum()
+
+
+def vacuum() -> None:
+    """PostgreSQL: clean up the dead rows repeated resets leave (autovacuum lags far behind
+    on a busy machine), so every run starts from the tables production would have."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        for table in ("ratings_ratingchange", "ratings_ratedpartie", "ratings_playerrating"):
+            cursor.execute(f"VACUUM ANALYZE {table}")
 
 
 def build(parties: int, players: int, seed: int) -> None:
