@@ -10,7 +10,6 @@ import argparse
 import codecs
 import gc
 import json
-import multiprocessing
 import os
 import random
 import sys
@@ -67,7 +66,11 @@ def score_all(lines: list[str] | list[bytes], jobs: int) -> list[str]:
     where starting workers would cost more than it saves, and where ``fork`` is missing.
     """
     jobs = max(1, min(jobs, len(lines) // LINES_PER_JOB))
-    if jobs == 1 or "fork" not in multiprocessing.get_all_start_methods():
+    if jobs == 1:
+        return [score_line(line) for line in lines]
+    import multiprocessing  # here: a small input never pays for importing it
+
+    if "fork" not in multiprocessing.get_all_start_methods():
         return [score_line(line) for line in lines]
     global _lines
     _lines = lines

@@ -87,3 +87,15 @@ def test_both_command_lines_agree_line_by_line(tmp_path: Path) -> None:
     ours, theirs = ([json.loads(x) for x in run.stdout.splitlines()] for run in runs)
     assert len(ours) == len(theirs) == len(lines)
     assert [outcome(r) for r in ours] == [outcome(r) for r in theirs]
+
+
+def test_scoring_on_several_processes_gives_the_one_process_answers_in_order(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``score --jobs N`` cuts a big input into slices for forked workers; order is kept."""
+    from games.engine import cli
+
+    monkeypatch.setattr(cli, "LINES_PER_JOB", 20)
+    lines = list(generate_records(150, 77, 0.3))
+    assert cli.score_all(lines, 3) == [score_line(line) for line in lines]
+    assert cli.score_all([line.encode() for line in lines], 2) == cli.score_all(lines, 1)
