@@ -19,6 +19,8 @@ from .rules import CONTRACT_ORDER, DEFAULT_RULES, Contract, HouseRules
 
 NOT_FINISHED = "deal not finished"
 _json_string = json.encoder.encode_basestring_ascii  # what json.dumps uses for a str
+_scan_json = json.decoder.JSONDecoder().scan_once  # json.loads' scanner, with its defaults
+_NOT_PARSED = object()
 _CONTRACTS = {c.value: c for c in Contract}
 
 
@@ -141,12 +143,26 @@ def score_record(obj: Any) -> tuple[int, ...]:
 
 def score_line(line: str | bytes) -> str:
     """One line of the ``score`` command: a JSON record in, one JSON result line out."""
+    obj = _NOT_PARSED
+    if type(line) is str:
+        # json.loads is this scanner plus whitespace and type handling; a line that is one
+        # JSON value from the first character to the last needs only the scanner. Anything
+        # else (whitespace around it, extra data, an error) goes to json.loads below.
+        try:
+            value, end = _scan_json(line, 0)
+            if end == len(line):
+                obj = value
+        except (StopIteration, ValueError, RecursionError):
+            pass
     try:
-        obj = json.loads(line)
+        if obj is _NOT_PARSED:
+            obj = json.loads(line)
     except UnicodeDecodeError:
         return json.dumps({"error": {"move": None, "message": "the line is not UTF-8 text"}})
     except ValueError as exc:
         return json.dumps({"error": {"move": None, "message": f"bad JSON: {exc}"}})
+    except RecursionError:
+        return _error_line(None, "bad JSON: brackets nested too deeply")
     try:
         penalties = score_record(obj)
     except IllegalMove as exc:

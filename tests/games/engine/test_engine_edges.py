@@ -220,3 +220,35 @@ def test_a_number_is_not_taken_for_a_boolean_rule_after_the_boolean_was_seen(
     assert refused == {
         "error": {"move": None, "message": "house rule 'doubling' must be true or false"}
     }
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        " {}",
+        "{} ",
+        "{}\r",
+        "{}x",
+        "{} {}",
+        "1",
+        "nan",
+        "NaN",
+        '"a"',
+        '{"players": 4',
+        '{"a": "\\ud800"}',
+        json.dumps(RECORD),
+        "\t" + json.dumps(RECORD) + "  ",
+        json.dumps(RECORD)[:-1],
+    ],
+)
+def test_a_text_line_scores_as_its_utf8_bytes_do(text: str) -> None:
+    """Text lines take a shortcut past ``json.loads``; byte lines never do."""
+    assert score_line(text) == score_line(text.encode())
+
+
+def test_brackets_nested_too_deeply_are_one_error_line_not_a_crash() -> None:
+    for line in ("[" * 100_000, b"[" * 100_000, '{"a": ' * 50_000):
+        assert json.loads(score_line(line)) == {
+            "error": {"move": None, "message": "bad JSON: brackets nested too deeply"}
+        }
+    assert "penalties" in json.loads(score_line(json.dumps(RECORD)))
