@@ -17,6 +17,8 @@ import datetime as dt
 import json
 import logging
 import math
+import queue
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -48,6 +50,8 @@ _SQLITE_LOCK_ATTEMPTS = 400
 WRITE_BATCH = 5000
 # A recompute inserting at least this many rating changes drops and rebuilds the history index.
 REBUILD_INDEX_ABOVE = 50_000
+# A PostgreSQL first run hands the rows of this many replayed Parties to the server at a time.
+STREAM_JOBS = 5_000
 HISTORY_INDEX = "change_history"
 ProgressCallback = Callable[[int, int], None]
 
@@ -289,8 +293,12 @@ def _replay(
     states: dict[int, _State],
     resets: list[_Reset],
     progress: ProgressCallback | None = None,
+    sink: Callable[[list[ChangeRow]], None] | None = None,
 ) -> list[ChangeRow]:
-    """Apply jobs in order (season resets in between) to ``states``; all change rows."""
+    """Apply jobs in order (season resets in between) to ``states``; all change rows.
+
+    With ``sink``, the rows go to it instead, every ``STREAM_JOBS`` jobs and at the end (so
+    the database can store them while the replay goes on), and nothing is returned."""
     bot = _state(bot_rating(), None)
     changes: list[ChangeRow] = []
     pending_resets = sorted(resets, key=lambda r: r.closed_at)
@@ -305,8 +313,15 @@ def _replay(
         _rate_job(job, states, bot, changes)
         if progress is not None and (index + 1) % step == 0:
             progress(index + 1, len(jobs))
+        if sink is not None and (index + 1) % STREAM_JOBS == 0 and changes:
+            sink(changes)
+            changes = []
     for reset in pending_resets[next_reset:]:
         _reset_states(states, reset)
+    if sink is not None:
+        if changes:
+            sink(changes)
+        return []
     return changes
 
 
@@ -391,12 +406,19 @@ def _rebuild_history_index(rows: int) -> Iterator[None]:
     yield
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
-            constraints = connection.introspection.get_constraints(cursor, table)
-            keys = ", ".join(qn(name) for name, c in constraints.items() if c["foreign_key"])
+            keys = _change_foreign_keys()
             if keys:
                 cursor.execute(f"SET CONSTRAINTS {keys} IMMEDIATE")
                 cursor.execute(f"SET CONSTRAINTS {keys} DEFERRED")
         cursor.execute(f"CREATE INDEX {qn(HISTORY_INDEX)} ON {qn(table)} ({columns})")
+
+
+def _change_foreign_keys() -> str:
+    """PostgreSQL: the quoted names of ``RatingChange``'s foreign-key constraints, joined."""
+    qn = connection.ops.quote_name
+    with connection.cursor() as cursor:
+        constraints = connection.introspection.get_constraints(cursor, RatingChange._meta.db_table)
+    return ", ".join(qn(name) for name, c in constraints.items() if c["foreign_key"])
 
 
 _EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
@@ -481,27 +503,39 @@ def _copy_changes(pool: str, changes: list[ChangeRow], bulk: bool = False) -> No
     A bulk insert also drops ``change_history`` and builds it afterwards (see
     ``_rebuild_history_index``).
     """
-    qn = connection.ops.quote_name
-    columns = ", ".join(qn(c) for c in _CHANGE_COLUMNS)
-    statement = f"COPY {qn(RatingChange._meta.db_table)} ({columns}) FROM STDIN"
-    a = _Converted(dt.datetime.isoformat, none="\\N")
-    prefix = _copy_text(pool) + "\t"
+    lines = _CopyLines(pool)
     with (
         _rebuild_history_index(len(changes) if bulk else 0),
         connection.cursor() as cursor,
-        cursor.cursor.copy(statement) as copy,
+        cursor.cursor.copy(_copy_statement()) as copy,
     ):
         for start in range(0, len(changes), WRITE_BATCH):
-            copy.write(
-                "".join(
-                    [
-                        f"{prefix}{r[0]}\t{r[1]}\t{a[r[2]]}\t{r[3]}\t{r[4]}\t{r[5]}\t"
-                        f"{'t' if r[6] else 'f'}\t{r[7]!r}\t{r[8]!r}\t{r[9]}\t{a[r[10]]}\t"
-                        f"{r[11]!r}\t{r[12]!r}\n"
-                        for r in changes[start : start + WRITE_BATCH]
-                    ]
-                )
-            )
+            copy.write(lines(changes[start : start + WRITE_BATCH]))
+
+
+def _copy_statement() -> str:
+    qn = connection.ops.quote_name
+    columns = ", ".join(qn(c) for c in _CHANGE_COLUMNS)
+    return f"COPY {qn(RatingChange._meta.db_table)} ({columns}) FROM STDIN"
+
+
+class _CopyLines:
+    """Rating-change rows of one pool as lines of ``COPY``'s text format."""
+
+    def __init__(self, pool: str) -> None:
+        self.a = _Converted(dt.datetime.isoformat, none="\\N")
+        self.prefix = _copy_text(pool) + "\t"
+
+    def __call__(self, changes: list[ChangeRow]) -> str:
+        a, prefix = self.a, self.prefix
+        return "".join(
+            [
+                f"{prefix}{r[0]}\t{r[1]}\t{a[r[2]]}\t{r[3]}\t{r[4]}\t{r[5]}\t"
+                f"{'t' if r[6] else 'f'}\t{r[7]!r}\t{r[8]!r}\t{r[9]}\t{a[r[10]]}\t"
+                f"{r[11]!r}\t{r[12]!r}\n"
+                for r in changes
+            ]
+        )
 
 
 def _copy_text(value: str) -> str:
@@ -548,6 +582,14 @@ def _write_states(pool: str, states: dict[int, _State], reset_others: bool = Fal
 def _jobs(queryset: Any) -> list[_Job]:
     """Jobs in finishing order; the JSON is fetched as text and decoded here, which at
     100,000 rows is a third faster than the field's per-value converter."""
+    return _decode_jobs(_job_rows(queryset))
+
+
+_JobRow = tuple[int, dt.datetime, str]
+
+
+def _job_rows(queryset: Any) -> list[_JobRow]:
+    """``(partie_id, finished_at, participants as JSON text)`` in finishing order."""
     sql, params = (
         queryset.order_by("finished_at", "partie_id")
         .annotate(people=Cast("participants", TextField()))
@@ -557,7 +599,11 @@ def _jobs(queryset: Any) -> list[_Job]:
     # A plain cursor: the ORM's per-row converters cost more than the rest of the load.
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        rows = cursor.fetchall()
+        return cursor.fetchall()
+
+
+def _decode_jobs(rows: list[_JobRow]) -> list[_Job]:
+    """The jobs of ``_job_rows``; touches no database (it runs while the server works)."""
     if rows and settings.USE_TZ and timezone.is_naive(rows[0][1]):
         tz = connection.timezone  # SQLite: naive datetimes in the connection's zone
         return [_Job(pid, m.replace(tzinfo=tz), json.loads(people)) for pid, m, people in rows]
@@ -688,16 +734,87 @@ def _recompute_locked(ledger: RatingLedger, progress: ProgressCallback | None) -
     rated = RatedPartie.objects.filter(
         pool=pool, status__in=[RatedPartie.Status.PENDING, RatedPartie.Status.APPLIED]
     )
-    jobs = _jobs(rated)
     states: dict[int, _State] = {}
-    changes = _replay(jobs, states, _resets(pool), progress)
-    _replace_pool_changes(pool, changes)
+    if connection.vendor == "postgresql" and not RatingChange.objects.filter(pool=pool).exists():
+        jobs = _stream_first_run(pool, _job_rows(rated), states, _resets(pool), progress)
+    else:
+        jobs = _jobs(rated)
+        changes = _replay(jobs, states, _resets(pool), progress)
+        _replace_pool_changes(pool, changes)
+        rated.filter(status=RatedPartie.Status.PENDING).update(
+            status=RatedPartie.Status.APPLIED, applied_at=timezone.now()
+        )
     _write_states(pool, states, reset_others=True)
-    rated.filter(status=RatedPartie.Status.PENDING).update(
-        status=RatedPartie.Status.APPLIED, applied_at=timezone.now()
-    )
     _advance_ledger(ledger, jobs[-1].key if jobs else None, len(jobs))
     return len(jobs)
+
+
+def _stream_first_run(
+    pool: str,
+    rows: list[_JobRow],
+    states: dict[int, _State],
+    resets: list[_Reset],
+    progress: ProgressCallback | None,
+) -> list[_Job]:
+    """PostgreSQL, nothing stored for the pool: replay and store every change, the server
+    working on the other core while this process decodes and replays; the jobs replayed.
+
+    A writer thread owns the connection (the same transaction: the ledger lock is held
+    throughout) and runs, one after the other: the one ``UPDATE`` marking the pending jobs
+    applied (while this thread decodes the jobs' JSON), then one ``COPY`` per ``STREAM_JOBS``
+    replayed Parties, as the replay hands them over, with the foreign keys checked at the end
+    of each ``COPY`` (``SET CONSTRAINTS ... IMMEDIATE``) rather than all at commit. The main
+    thread touches no database meanwhile.
+    Same rows, same checks, same locks as the single ``COPY``; only the order in which the
+    server does the work changes. Any error (here or in the replay) stops both, and is raised
+    here, so the caller's transaction rolls back.
+    """
+    qn = connection.ops.quote_name
+    keys = _change_foreign_keys()
+    mark = (
+        f"UPDATE {qn(RatedPartie._meta.db_table)} SET {qn('status')} = %s, "
+        f"{qn('applied_at')} = %s WHERE {qn('pool')} = %s AND {qn('status')} = %s"
+    )
+    mark_params = [RatedPartie.Status.APPLIED, timezone.now(), pool, RatedPartie.Status.PENDING]
+    statement = _copy_statement()
+    lines = _CopyLines(pool)
+    chunks: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+    failures: list[BaseException] = []
+    raw = connection.connection
+
+    def write() -> None:
+        try:
+            with raw.cursor() as cursor:
+                cursor.execute(mark, mark_params)
+                if keys:
+                    cursor.execute(f"SET CONSTRAINTS {keys} IMMEDIATE")
+                while (text := chunks.get()) is not None:
+                    with cursor.copy(statement) as copy:
+                        copy.write(text)
+                if keys:
+                    cursor.execute(f"SET CONSTRAINTS {keys} DEFERRED")
+        except BaseException as error:  # handed to the main thread, raised there
+            failures.append(error)
+
+    def sink(changes: list[ChangeRow]) -> None:
+        if failures:
+            raise failures[0]
+        chunks.put(lines(changes))
+
+    # Every job replayed has at least two rated players, so at least two changes.
+    with _rebuild_history_index(2 * len(rows)):
+        writer = threading.Thread(target=write, name="recompute-copy", daemon=True)
+        writer.start()
+        try:
+            jobs = _decode_jobs(rows)
+            del rows
+            _replay(jobs, states, resets, progress, sink=sink)
+        finally:
+            chunks.put(None)
+            writer.join()
+        if failures:
+            raise failures[0]
+    return jobs
 
 
 # --------------------------------------------------------------------------- seasons
