@@ -588,8 +588,8 @@ def _error(code: str, message: str) -> MoveResult:
 
 
 def _remember_position(table: Table, played: _Played) -> None:
-    """Once committed, keep the position after an applied move for the next move's fast path
-    (only while the same deal goes on: a new deal's row is not at hand here)."""
+    """Once committed, keep the position after an applied move (the next deal's, when the
+    move ended one) for the next move's fast path; nothing once the Partie is over."""
     deal, row = played.deal, played.row
     if played.result.status != "applied" or deal is None or row is None or deal.over:
         return
