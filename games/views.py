@@ -13,6 +13,7 @@ from django.http import (
 )
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from games import selectors, services
@@ -72,7 +73,7 @@ def _action(request: HttpRequest, table_id: int, run) -> HttpResponse:
     except services.ServiceError as error:
         messages.error(request, error.message)
     except Table.DoesNotExist:
-        raise Http404("No such table.") from None
+        raise Http404(_("No such table.")) from None
     url = reverse("games:table", args=[table_id])
     invite = _invite_from(request)
     return redirect(f"{url}?invite={invite}" if invite else url)
@@ -117,7 +118,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     invite = _invite_from(request)
     your_seat = selectors.seat_of_user(table_id, request.user)
     if your_seat is None and not table.public and invite != table.invite_code:
-        return HttpResponseForbidden("This table is private: you need the invite link.")
+        return HttpResponseForbidden(_("This table is private: you need the invite link."))
     if invite == table.invite_code:
         request.session[f"invite:{table_id}"] = invite
     ws_path = f"/ws/tables/{table_id}/" + (f"?invite={invite}" if invite else "")
@@ -145,14 +146,14 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
 def replay(request: HttpRequest, table_id: int) -> HttpResponse:
     table = get_object_or_404(Table, pk=table_id)
     if table.status != Table.Status.FINISHED:
-        raise Http404("The Partie is not finished yet.")
+        raise Http404(_("The Partie is not finished yet."))
     may_see = table.public or (
         request.user.is_authenticated
         and (request.user.is_staff or selectors.seat_of_user(table_id, request.user) is not None)
     )
     data = selectors.replay_data(table) if may_see else None
     if data is None:
-        raise Http404("No finished Partie you may see here.")
+        raise Http404(_("No finished Partie you may see here."))
     profile = getattr(request.user, "profile", None) if request.user.is_authenticated else None
     return render(
         request,
@@ -172,5 +173,5 @@ def record_json(request: HttpRequest, table_id: int) -> JsonResponse:
     table = get_object_or_404(Table, pk=table_id, status=Table.Status.FINISHED, public=True)
     data = selectors.replay_data(table)
     if data is None:
-        raise Http404("No Partie at this table.")
+        raise Http404(_("No Partie at this table."))
     return JsonResponse(data["partie_record"])

@@ -11,6 +11,8 @@ from typing import Any
 
 from django.contrib import admin, messages
 from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from tournaments import selectors, services
 from tournaments.models import AuditLog, Entry, PhysicalResult, Round, Standing, Tournament
@@ -121,48 +123,54 @@ class TournamentAdmin(_ClubScoped, admin.ModelAdmin):
                     done += 1
             except services.TournamentError as error:
                 self.message_user(request, f"{tournament}: {error}", messages.ERROR)
-        self.message_user(request, f"{label}: {done} of {queryset.count()} event(s).")
+        total = queryset.count()
+        summary = ngettext(
+            "%(label)s: %(done)s of %(total)s event.",
+            "%(label)s: %(done)s of %(total)s events.",
+            total,
+        )
+        self.message_user(request, summary % {"label": label, "done": done, "total": total})
 
-    @admin.action(description="Open registration")
+    @admin.action(description=gettext_lazy("Open registration"))
     def open_registration(self, request, queryset):
         self._each(
             request,
             queryset,
-            "Registration opened",
+            _("Registration opened"),
             lambda t: services.open_registration(t.pk, by=request.user),
         )
 
-    @admin.action(description="Start the next round now")
+    @admin.action(description=gettext_lazy("Start the next round now"))
     def start_next_round(self, request, queryset):
         self._each(
             request,
             queryset,
-            "Round started",
+            _("Round started"),
             lambda t: services.start_next_round(t.pk, by=request.user),
         )
 
-    @admin.action(description="Re-seat the next round (before it is released)")
+    @admin.action(description=gettext_lazy("Re-seat the next round (before it is released)"))
     def reseat_next_round(self, request, queryset):
         def run(tournament: Tournament) -> bool:
             round_ = selectors.current_round(tournament)
             if round_ is None:
-                raise services.TournamentError("Every round is finished.")
+                raise services.TournamentError(_("Every round is finished."))
             if round_.status == Round.Status.PENDING:
                 return services.seat_round(round_.pk, by=request.user)
             return services.reseat_round(round_.pk, by=request.user)
 
-        self._each(request, queryset, "Round re-seated", run)
+        self._each(request, queryset, _("Round re-seated"), run)
 
-    @admin.action(description="Recompute standings")
+    @admin.action(description=gettext_lazy("Recompute standings"))
     def recompute_standings(self, request, queryset):
         def run(tournament: Tournament) -> bool:
             services.recompute_standings(tournament.pk)
             services.log_action(tournament, request.user, "recompute_standings")
             return True
 
-        self._each(request, queryset, "Standings recomputed", run)
+        self._each(request, queryset, _("Standings recomputed"), run)
 
-    @admin.action(description="Export standings as CSV")
+    @admin.action(description=gettext_lazy("Export standings as CSV"))
     def export_standings_csv(self, request, queryset):
         response = HttpResponse(content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = 'attachment; filename="standings.csv"'
@@ -200,7 +208,7 @@ class TournamentAdmin(_ClubScoped, admin.ModelAdmin):
                 )
         return response
 
-    @admin.action(description="Export results as CSV")
+    @admin.action(description=gettext_lazy("Export results as CSV"))
     def export_results_csv(self, request, queryset):
         response = HttpResponse(content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = 'attachment; filename="results.csv"'

@@ -21,7 +21,8 @@ from typing import Any, TypeVar
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Model
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from rosbi_platform.accounts.models import ClubMembership
 from rosbi_platform.locking import retry_while_locked, with_row_lock
@@ -83,7 +84,7 @@ def _log(tournament: Tournament, actor: Any, action: str, **details: Any) -> Non
 
 def _require_manager(user: Any, tournament: Tournament) -> None:
     if user is not None and not selectors.can_manage(user, tournament):
-        raise TournamentError("Only the club's organisers can do this.")
+        raise TournamentError(_("Only the club's organisers can do this."))
 
 
 def _after_commit(task_name: str, *args: Any) -> None:
@@ -124,7 +125,7 @@ def create_tournament(
 ) -> Tournament:
     """A new event with its rounds; ``round_times`` fixes each round's start (fixed times)."""
     if by is not None and not selectors.can_manage_club(by, club.pk):
-        raise TournamentError("Only the club's organisers can announce its events.")
+        raise TournamentError(_("Only the club's organisers can announce its events."))
     tournament = Tournament(
         club=club, name=name, slug=slug, starts_at=starts_at, rounds=rounds, **fields
     )
@@ -132,7 +133,7 @@ def create_tournament(
         Tournament.Format.KNOCKOUT,
         Tournament.Format.FIXED,
     ):
-        raise TournamentError("Hybrid events use Swiss or duplicate seating.")
+        raise TournamentError(_("Hybrid events use Swiss or duplicate seating."))
     tournament.full_clean(exclude=["seed"])
     times = list(round_times)
     with transaction.atomic():
@@ -209,29 +210,35 @@ def register_entry(tournament_id: int, user: Any, *, plays_online: bool = True) 
 
     def work(tournament: Tournament) -> Entry:
         if tournament.registration != Tournament.Window.OPEN:
-            raise TournamentError("Registration is not open.")
+            raise TournamentError(_("Registration is not open."))
         if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
-            raise TournamentError("This event is over.")
+            raise TournamentError(_("This event is over."))
         started = Round.objects.filter(tournament=tournament).exclude(status=Round.Status.PENDING)
         first_round = 1
         late = started.exists()
         if late:
             next_round = _next_unseated_round(tournament)
             if next_round is None or next_round > tournament.late_entry_until_round:
-                raise TournamentError("Late entry has closed.")
+                raise TournamentError(_("Late entry has closed."))
             if tournament.format in (Tournament.Format.KNOCKOUT, Tournament.Format.FIXED):
-                raise TournamentError("This format takes no late entries.")
+                raise TournamentError(_("This format takes no late entries."))
             first_round = next_round
         if (
             tournament.members_only
             and not ClubMembership.objects.filter(club_id=tournament.club_id, user=user).exists()
         ):
-            raise TournamentError("This event is for club members only.")
+            raise TournamentError(_("This event is for club members only."))
         rating = selectors.player_rating(user)
         if tournament.min_rating is not None and rating < tournament.min_rating:
-            raise TournamentError(f"Your rating {rating:.0f} is below {tournament.min_rating}.")
+            raise TournamentError(
+                _("Your rating %(rating)s is below %(minimum)s.")
+                % {"rating": f"{rating:.0f}", "minimum": tournament.min_rating}
+            )
         if tournament.max_rating is not None and rating > tournament.max_rating:
-            raise TournamentError(f"Your rating {rating:.0f} is above {tournament.max_rating}.")
+            raise TournamentError(
+                _("Your rating %(rating)s is above %(maximum)s.")
+                % {"rating": f"{rating:.0f}", "maximum": tournament.max_rating}
+            )
         if tournament.mode == Tournament.Mode.ONLINE:
             online = True
         elif tournament.mode == Tournament.Mode.PHYSICAL:
@@ -240,14 +247,14 @@ def register_entry(tournament_id: int, user: Any, *, plays_online: bool = True) 
             online = plays_online
         entry = Entry.objects.filter(tournament=tournament, user=user).first()
         if entry is not None and entry.status != Entry.Status.WITHDRAWN:
-            raise TournamentError("You are already registered.")
+            raise TournamentError(_("You are already registered."))
         active = (
             Entry.objects.filter(tournament=tournament)
             .exclude(status=Entry.Status.WITHDRAWN)
             .count()
         )
         if tournament.capacity is not None and active >= tournament.capacity:
-            raise TournamentError("The event is full.")
+            raise TournamentError(_("The event is full."))
         status = Entry.Status.CHECKED_IN if late else Entry.Status.REGISTERED
         now = timezone.now()
         if entry is None:
@@ -277,10 +284,10 @@ def check_in(tournament_id: int, user: Any) -> Entry:
 
     def work(tournament: Tournament) -> Entry:
         if tournament.check_in != Tournament.Window.OPEN:
-            raise TournamentError("Check-in is not open.")
+            raise TournamentError(_("Check-in is not open."))
         entry = Entry.objects.filter(tournament=tournament, user=user).first()
         if entry is None or entry.status == Entry.Status.WITHDRAWN:
-            raise TournamentError("You are not registered.")
+            raise TournamentError(_("You are not registered."))
         if entry.status == Entry.Status.CHECKED_IN:
             return entry
         entry.status = Entry.Status.CHECKED_IN
@@ -300,7 +307,7 @@ def withdraw_entry(tournament_id: int, user: Any, by: Any = None) -> Entry:
             _require_manager(by, tournament)
         entry = Entry.objects.filter(tournament=tournament, user=user).first()
         if entry is None:
-            raise TournamentError("There is no such entry.")
+            raise TournamentError(_("There is no such entry."))
         if entry.status == Entry.Status.WITHDRAWN:
             return entry
         entry.status = Entry.Status.WITHDRAWN
@@ -418,12 +425,12 @@ def _knockout_tables(
             tournament.save(update_fields=["rounds"])
     bracket = selectors.knockout_bracket(tournament)
     if bracket is None or round_number > len(bracket.rounds):
-        raise TournamentError("The knockout has no such round.")
+        raise TournamentError(_("The knockout has no such round."))
     tables = [
         [seat.player for seat in table.seats] for table in bracket.rounds[round_number - 1].tables
     ]
     if any(player is None for table in tables for player in table):
-        raise TournamentError("The previous knockout round is not finished.")
+        raise TournamentError(_("The previous knockout round is not finished."))
     return tables, []
 
 
@@ -470,14 +477,14 @@ def _seating_for(
         online = [e for e in entries if e.plays_online]
         offline = [e for e in entries if not e.plays_online]
         if len(online) + len(offline) < 3:
-            raise TournamentError("At least three players are needed to seat a round.")
+            raise TournamentError(_("At least three players are needed to seat a round."))
         online_tables, online_byes = _swiss_tables(tournament, round_.number, online)
         offline_tables, offline_byes = _swiss_tables(tournament, round_.number, offline)
         pools = [(online_tables, False), (offline_tables, True)]
         byes = online_byes + offline_byes
     seated = [(table, physical) for tables, physical in pools for table in tables]
     if not seated:
-        raise TournamentError("At least three players are needed to seat a round.")
+        raise TournamentError(_("At least three players are needed to seat a round."))
     return seated, byes
 
 
@@ -522,7 +529,7 @@ def seat_round(round_id: int, by: Any = None) -> bool:
             return False
         previous = Round.objects.filter(tournament=tournament, number=round_.number - 1).first()
         if previous is not None and previous.status != Round.Status.FINISHED:
-            raise TournamentError("The previous round is not finished.")
+            raise TournamentError(_("The previous round is not finished."))
         tables = _write_seating(tournament, round_)
         round_.status = Round.Status.SEATED
         round_.seated_at = timezone.now()
@@ -548,7 +555,7 @@ def reseat_round(round_id: int, by: Any = None) -> bool:
         tournament = Tournament.objects.get(pk=round_.tournament_id)
         _require_manager(by, tournament)
         if round_.status != Round.Status.SEATED:
-            raise TournamentError("Only a seated round that is not released can be re-seated.")
+            raise TournamentError(_("Only a seated round that is not released can be re-seated."))
         tables = _reseat_locked(round_, tournament)
         _log(tournament, by, "reseat_round", round=round_.number, tables=tables)
         _push(tournament.pk, {"type": "tournament.changed"})
@@ -609,6 +616,25 @@ def start_round(round_id: int, by: Any = None) -> bool:
     return _locked(Round, round_id, work)
 
 
+def _language_of(user: Any) -> str:
+    """The recipient's profile language: notices and e-mails are written outside any request."""
+    profile = getattr(user, "profile", None)
+    return getattr(profile, "language", None) or settings.LANGUAGE_CODE
+
+
+def _table_ready_message(tournament: Tournament, round_: Round, table: RoundTable) -> str:
+    """The "your table is ready" sentence in the active language (stored as the notice)."""
+    if table.game_table_id is not None:
+        where = _("table %(number)s (online)") % {"number": table.number}
+    else:
+        where = _("physical table %(number)s") % {"number": table.number}
+    return _("%(event)s, round %(round)s: your table is ready (%(where)s).") % {
+        "event": tournament.name,
+        "round": round_.number,
+        "where": where,
+    }
+
+
 @retry_when_busy
 def notify_table_ready(round_id: int) -> int:
     """In-app notice and e-mail "your table is ready" per seated player, once each."""
@@ -623,13 +649,14 @@ def notify_table_ready(round_id: int) -> int:
     for table in selectors.seating_of(round_):
         if table.game_table_id is not None:
             url = reverse("games:table", args=[table.game_table_id])
-            where = f"table {table.number} (online)"
         else:
             url = reverse("tournaments:detail", args=[tournament.slug])
-            where = f"physical table {table.number}"
         for seat in table.seats.all():
             user = seat.entry.user
-            message = f"{tournament.name}, round {round_.number}: your table is ready ({where})."
+            language = _language_of(user)
+            with translation.override(language):
+                message = _table_ready_message(tournament, round_, table)
+                subject = _("Rosbi: your table is ready (%(event)s)") % {"event": tournament.name}
             try:
                 with transaction.atomic():
                     notice = Notice.objects.create(
@@ -639,7 +666,7 @@ def notify_table_ready(round_id: int) -> int:
                 continue  # already reminded by an earlier run
             if user.email:
                 send_mail(
-                    subject=f"Rosbi: your table is ready ({tournament.name})",
+                    subject=subject,
                     message=f"{message}\n\n{absolute_url(url)}",
                     from_email=settings.DEFAULT_FROM_EMAIL,
                     recipient_list=[user.email],
@@ -711,7 +738,7 @@ def record_table_result(round_table_id: int, totals: dict[int, int], source: str
     def work(table: RoundTable) -> bool:
         seats = list(table.seats.all())
         if sorted(totals) != sorted(s.seat for s in seats):
-            raise TournamentError("The result does not match the table's seats.")
+            raise TournamentError(_("The result does not match the table's seats."))
         unchanged = table.status == RoundTable.Status.FINISHED and all(
             s.total == totals[s.seat] for s in seats
         )
@@ -759,11 +786,13 @@ def submit_physical_result(
         round_ = Round.objects.select_related("tournament").get(pk=table.round_id)
         tournament = round_.tournament
         if not table.physical:
-            raise TournamentError("Online tables score themselves.")
+            raise TournamentError(_("Online tables score themselves."))
         if round_.status not in (Round.Status.STARTED, Round.Status.FINISHED):
-            raise TournamentError("The round has not started.")
+            raise TournamentError(_("The round has not started."))
         if not _may_enter_sheet(by, table, tournament):
-            raise TournamentError("Only the organisers and the players at the table can enter it.")
+            raise TournamentError(
+                _("Only the organisers and the players at the table can enter it.")
+            )
         rows = [[int(v) for v in row] for row in penalties]
         errors = sheet_errors(rows, players=table.size, doubling=tournament.doubling)
         if errors:
@@ -794,11 +823,13 @@ def confirm_physical_result(sheet_id: int, by: Any) -> bool:
             return False
         latest = selectors.latest_sheet(locked_table)
         if latest is None or latest.pk != current.pk:
-            raise TournamentError("A newer version of this sheet exists: confirm that one.")
+            raise TournamentError(_("A newer version of this sheet exists: confirm that one."))
         if by.pk == current.submitted_by_id:
-            raise TournamentError("A second person must confirm the sheet.")
+            raise TournamentError(_("A second person must confirm the sheet."))
         if not _may_enter_sheet(by, locked_table, tournament):
-            raise TournamentError("Only the organisers and the players at the table can confirm.")
+            raise TournamentError(
+                _("Only the organisers and the players at the table can confirm.")
+            )
         current.confirmed_by = by
         current.confirmed_at = timezone.now()
         current.save(update_fields=["confirmed_by", "confirmed_at"])
@@ -945,7 +976,7 @@ def advance_tournament(tournament_id: int, now: dt.datetime | None = None) -> in
     Returns the number of steps taken."""
     now = now or timezone.now()
     taken = 0
-    for _ in range(64):
+    for _step in range(64):
         tournament = Tournament.objects.get(pk=tournament_id)
         if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
             break
@@ -984,9 +1015,9 @@ def start_next_round(tournament_id: int, by: Any = None) -> bool:
     _require_manager(by, tournament)
     round_ = selectors.current_round(tournament)
     if round_ is None:
-        raise TournamentError("Every round is finished.")
+        raise TournamentError(_("Every round is finished."))
     if round_.status == Round.Status.STARTED:
-        raise TournamentError("The current round is still being played.")
+        raise TournamentError(_("The current round is still being played."))
     if round_.status == Round.Status.PENDING:
         seat_round(round_.pk, by)
     Round.objects.filter(pk=round_.pk).update(scheduled_at=timezone.now())
@@ -1001,7 +1032,7 @@ def reschedule_round(round_id: int, when: dt.datetime, by: Any = None) -> bool:
         tournament = Tournament.objects.get(pk=round_.tournament_id)
         _require_manager(by, tournament)
         if round_.status in (Round.Status.STARTED, Round.Status.FINISHED):
-            raise TournamentError("This round has already started.")
+            raise TournamentError(_("This round has already started."))
         round_.scheduled_at = when
         round_.save(update_fields=["scheduled_at"])
         if round_.number == 1:

@@ -19,6 +19,7 @@ from django.http import (
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from rosbi_platform.accounts.models import Club
@@ -110,7 +111,7 @@ def bracket_svg(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug, format=Tournament.Format.KNOCKOUT)
     bracket = selectors.knockout_bracket(tournament)
     if bracket is None:
-        raise Http404("The bracket exists once round 1 is seated.")
+        raise Http404(_("The bracket exists once round 1 is seated."))
     names = {e.pk: selectors.entry_name(e) for e in tournament.entries.select_related("user")}
     return HttpResponse(knockout.bracket_svg(bracket, names), content_type="image/svg+xml")
 
@@ -158,15 +159,15 @@ def tournament_action(request: HttpRequest, slug: str, action: str) -> HttpRespo
         "recompute": lambda: services.recompute_standings(tournament.pk),
     }
     if action in organiser_actions and not selectors.can_manage(user, tournament):
-        return HttpResponseForbidden("Only the club's organisers can do this.")
+        return HttpResponseForbidden(_("Only the club's organisers can do this."))
     run = player_actions.get(action) or organiser_actions.get(action)
     if run is None:
-        raise Http404("No such action.")
+        raise Http404(_("No such action."))
     try:
         run()
         if action == "recompute":
             services.log_action(tournament, user, "recompute_standings")
-        messages.success(request, "Done.")
+        messages.success(request, _("Done."))
     except services.TournamentError as error:
         messages.error(request, str(error))
     return redirect("tournaments:detail", slug=tournament.slug)
@@ -175,7 +176,7 @@ def tournament_action(request: HttpRequest, slug: str, action: str) -> HttpRespo
 def _reseat_current(tournament: Tournament, user: Any) -> bool:
     round_ = selectors.current_round(tournament)
     if round_ is None:
-        raise services.TournamentError("Every round is finished.")
+        raise services.TournamentError(_("Every round is finished."))
     if round_.status == Round.Status.PENDING:
         return services.seat_round(round_.pk, by=user)
     return services.reseat_round(round_.pk, by=user)
@@ -186,7 +187,7 @@ def _reseat_current(tournament: Tournament, user: Any) -> bool:
 def confirm_presence(request: HttpRequest, table_id: int) -> HttpResponse:
     table = get_object_or_404(RoundTable.objects.select_related("round__tournament"), pk=table_id)
     if services.confirm_presence(table.pk, request.user):
-        messages.success(request, "Welcome: you are marked present.")
+        messages.success(request, _("Welcome: you are marked present."))
     return redirect("tournaments:detail", slug=table.round.tournament.slug)
 
 
@@ -202,7 +203,7 @@ def score_sheet(request: HttpRequest, table_id: int) -> HttpResponse:
         or table.seats.filter(entry__user=request.user).exists()
     )
     if not allowed:
-        return HttpResponseForbidden("Only the organisers and the players at the table.")
+        return HttpResponseForbidden(_("Only the organisers and the players at the table."))
     latest = selectors.latest_sheet(table)
     initial = {}
     if latest is not None:
@@ -213,7 +214,7 @@ def score_sheet(request: HttpRequest, table_id: int) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             services.submit_physical_result(table.pk, form.penalties(), by=request.user)
-            messages.success(request, "Score sheet stored: a second person must confirm it.")
+            messages.success(request, _("Score sheet stored: a second person must confirm it."))
             return redirect(reverse("tournaments:sheet", args=[table.pk]))
         except services.TournamentError as error:
             form.add_error(None, str(error))
@@ -237,7 +238,7 @@ def confirm_sheet(request: HttpRequest, sheet_id: int) -> HttpResponse:
     sheet = get_object_or_404(PhysicalResult, pk=sheet_id)
     try:
         services.confirm_physical_result(sheet.pk, by=request.user)
-        messages.success(request, "Confirmed: the result counts.")
+        messages.success(request, _("Confirmed: the result counts."))
     except services.TournamentError as error:
         messages.error(request, str(error))
     return redirect(reverse("tournaments:sheet", args=[sheet.table_id]))
