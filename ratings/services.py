@@ -784,7 +784,7 @@ def _stream_first_run(
 
     def write() -> None:
         try:
-            with raw.cursor() as cursor:
+            with connection.wrap_database_errors, raw.cursor() as cursor:
                 cursor.execute(mark, mark_params)
                 if keys:
                     cursor.execute(f"SET CONSTRAINTS {keys} IMMEDIATE")

@@ -221,3 +221,67 @@ def test_stored_changes_keep_every_bit_of_the_replay_in_any_pool_name():
     for user in users:
         last = RatingChange.objects.filter(user=user).order_by("-finished_at").first()
         assert PlayerRating.objects.get(user=user, pool=pool).mu == last.mu_after
+
+
+def test_a_first_run_written_in_several_pieces_equals_incremental(monkeypatch):
+    """PostgreSQL streams a first run to the server every ``STREAM_JOBS`` Parties (here 3,
+    with a season closing in between); the stored result is the incremental one."""
+    monkeypatch.setattr(services, "STREAM_JOBS", 3)
+    monkeypatch.setattr(services, "REBUILD_INDEX_ABOVE", 1)
+    users = UserFactory.create_batch(6)
+    for i in range(14):
+        if i == 7:
+            services.apply_pending_ratings()
+            services.close_season(now=EPOCH + dt.timedelta(hours=6, minutes=30))
+        players = users[i % 3 : i % 3 + 3] + ([BOT] if i % 4 == 0 else [])
+        record(
+            finished_partie(
+                players, [i, 12, 30 - i, 5][: len(players)], EPOCH + dt.timedelta(hours=i)
+            )
+        )
+        services.apply_pending_ratings()
+    expected = snapshot()
+    RatingChange.objects.all().delete()
+    PlayerRating.objects.all().delete()
+    RatedPartie.objects.update(status=RatedPartie.Status.PENDING, applied_at=None)
+
+    assert services.recompute_all_ratings() == 14
+    assert snapshot() == expected
+    assert not RatedPartie.objects.filter(status=RatedPartie.Status.PENDING).exists()
+    assert history_index_exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_first_run_refused_by_the_database_leaves_everything_as_it_was(monkeypatch):
+    """A rating change the database refuses (here: a player id that does not exist) fails the
+    whole recompute, whether the server says so during the streamed COPY (PostgreSQL) or at
+    commit (SQLite): no change stored, no job marked applied, the index back, no thread left."""
+    import threading
+
+    from django.db import IntegrityError
+
+    monkeypatch.setattr(services, "STREAM_JOBS", 2)
+    monkeypatch.setattr(services, "REBUILD_INDEX_ABOVE", 1)
+    users = UserFactory.create_batch(4)
+    for i in range(6):
+        record(finished_partie(users, [i, 10, 20 - i, 30], EPOCH + dt.timedelta(hours=i)))
+    job = RatedPartie.objects.order_by("finished_at")[3]
+    job.participants[0]["user_id"] = 10**9
+    job.save(update_fields=["participants"])
+
+    from django.db import connection
+
+    written = []
+    write_states = services._write_states
+    monkeypatch.setattr(
+        services, "_write_states", lambda *a, **k: written.append(1) or write_states(*a, **k)
+    )
+    with pytest.raises(IntegrityError):
+        services.recompute_all_ratings()
+    # PostgreSQL refuses it in the streamed COPY, before any rating is written.
+    assert written == ([] if connection.vendor == "postgresql" else [1])
+    assert not RatingChange.objects.exists()
+    assert not PlayerRating.objects.exists()
+    assert RatedPartie.objects.filter(status=RatedPartie.Status.PENDING).count() == 6
+    assert history_index_exists()
+    assert not [t for t in threading.enumerate() if t.name == "recompute-copy"]
