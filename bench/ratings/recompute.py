@@ -16,7 +16,11 @@ Run 1 is a first run only on a fresh build or with ``--reset`` (which deletes th
 changes and ratings and marks every job pending); run 2 then finds everything applied.
 Each run prints wall time, the CPU time of this process and, on PostgreSQL, the CPU time of
 the server process serving the connection (read from /proc: the server must be local), plus
-the load average: on a shared machine wall time includes waiting for a CPU.
+the load average: on a shared machine wall time includes waiting for a CPU. It also prints
+how long this process (all threads) and the server process waited for a CPU while runnable
+(``/proc/.../schedstat``): on an idle machine those waits vanish, and since a PostgreSQL first
+run streams its rows to the server while the replay goes on (the server is then the longer
+chain), wall minus the server's wait approximates the wall time of an idle machine.
 """
 
 from __future__ import annotations
@@ -74,33 +78,59 @@ def main() -> None:
 
     for run in (1, 2):
         server_started = server_cpu()
+        waits_started = run_queue_waits()
         started, cpu_started = time.perf_counter(), time.process_time()
         count = services.recompute_all_ratings(progress=quiet)
         seconds = time.perf_counter() - started
         cpu = time.process_time() - cpu_started
         server = server_cpu()
+        waits = [end - begin for begin, end in zip(waits_started, run_queue_waits(), strict=True)]
         on_server = (
             f", {server - server_started:.2f} s CPU of the PostgreSQL server process"
             if server is not None and server_started is not None
             else ""
         )
+        waited = " / ".join(f"{w:.2f}" for w in waits)
         print(
             f"recompute run {run}: {count:,} Parties in {seconds:.2f} s wall, "
             f"{cpu:.2f} s CPU of this process{on_server} ({connection.vendor}; budget 15 s; "
-            f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)"
+            f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; "
+            f"waited for a CPU: {waited} s this process{' / server' if len(waits) > 1 else ''})"
         )
 
 
-def server_cpu() -> float | None:
-    """CPU seconds (user + system) of the PostgreSQL backend serving this connection, read
-    from /proc (a local server only); None elsewhere."""
+def backend_pid() -> int | None:
+    """The pid of the PostgreSQL backend serving this connection; None elsewhere."""
     from django.db import connection
 
     if connection.vendor != "postgresql":
         return None
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_backend_pid()")
-        pid = cursor.fetchone()[0]
+        return cursor.fetchone()[0]
+
+
+def run_queue_waits() -> list[float]:
+    """Seconds this process (all its threads) and, on a local PostgreSQL, the backend serving
+    this connection have spent runnable but waiting for a CPU (``schedstat``)."""
+
+    def waited(pid: int) -> float:
+        try:
+            tasks = list(Path(f"/proc/{pid}/task").iterdir())
+            return sum(int((t / "schedstat").read_text().split()[1]) for t in tasks) / 1e9
+        except OSError:
+            return 0.0
+
+    pid = backend_pid()
+    return [waited(os.getpid())] + ([waited(pid)] if pid is not None else [])
+
+
+def server_cpu() -> float | None:
+    """CPU seconds (user + system) of the PostgreSQL backend serving this connection, read
+    from /proc (a local server only); None elsewhere."""
+    pid = backend_pid()
+    if pid is None:
+        return None
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
