@@ -645,7 +645,7 @@ class _TrickDeal(Deal):
             mask = hand
             count = mask.bit_count()
             if count > 1:
-                k = int(draw() * count)
+                k = (draw() * count).__trunc__()  # int(), cheaper for a float
                 while k:
                     mask &= mask - 1
                     k -= 1
@@ -663,7 +663,7 @@ class _TrickDeal(Deal):
                 mask = hand & led or hand
                 count = mask.bit_count()
                 if count > 1:
-                    k = int(draw() * count)
+                    k = (draw() * count).__trunc__()  # int(), cheaper for a float
                     while k:
                         mask &= mask - 1
                         k -= 1
@@ -846,7 +846,7 @@ class _HundredDeal(Deal):
             mask = hand
             count = mask.bit_count()
             if count > 1:
-                k = int(draw() * count)
+                k = (draw() * count).__trunc__()  # int(), cheaper for a float
                 while k:
                     mask &= mask - 1
                     k -= 1
@@ -1027,7 +1027,7 @@ class _LayoutDeal(Deal):
             if mask:
                 count = mask.bit_count()
                 if count > 1:
-                    k = int(draw() * count)
+                    k = (draw() * count).__trunc__()  # int(), cheaper for a float
                     while k:
                         mask &= mask - 1
                         k -= 1
