@@ -22,10 +22,12 @@ $PY manage.py migrate --noinput -v0
 # Tables of earlier runs stay finished or abandoned; they cost nothing but disk.
 $PY manage.py bench_tables --tables "$TABLES" --rounds "$ROUNDS" --out var/bench_load/tables.json
 
-# BENCH_UVICORN_ARGS adds server options for experiments, e.g. "--ws-per-message-deflate false".
+# As deployed: no per-message compression. BENCH_UVICORN_ARGS adds server options for
+# experiments, e.g. "--ws-per-message-deflate true" to measure it on again.
 # shellcheck disable=SC2086
 .venv/bin/uvicorn rosbi_platform.asgi:application --host 127.0.0.1 --port "$PORT" \
-    --workers 2 --no-access-log --log-level warning ${BENCH_UVICORN_ARGS:-} &
+    --workers 2 --no-access-log --log-level warning --ws-per-message-deflate false \
+    ${BENCH_UVICORN_ARGS:-} &
 SERVER=$!
 trap 'kill "$SERVER" 2>/dev/null; wait "$SERVER" 2>/dev/null || true' EXIT
 # Any HTTP answer will do (/healthz says 503 without a Celery worker, which this run needs not).

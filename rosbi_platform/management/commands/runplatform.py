@@ -51,6 +51,7 @@ class Command(BaseCommand):
             "web": [
                 python, "-m", "uvicorn", "rosbi_platform.asgi:application",
                 "--host", host, "--port", str(port), "--no-access-log", "--lifespan", "off",
+                "--ws-per-message-deflate", "false",  # small frames: see docs/performance.md
             ],
             "worker": [
                 python, "-m", "celery", "-A", "rosbi_platform", "worker",
