@@ -21,14 +21,15 @@ Rules (documented house rules of the platform)
 ``build_bracket`` replays all of this from the seed list and the penalty totals entered so far
 and returns plain data (rounds, tables, seats, who advanced, which table fed which), which
 ``bracket_svg`` draws: one column per round, one curve per advancing player, advancers in green,
-wildcards starred, the champion's path in gold.
+wildcards starred, the champion's path in gold. The words it draws ("Round 2", "Final table")
+come from a ``BracketLabels`` the caller passes in its visitor's language (English by default).
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from xml.sax.saxutils import escape
+from xml.sax.saxutils import escape, quoteattr
 
 from tournaments.seating import serpentine, table_sizes
 
@@ -79,8 +80,10 @@ class BracketTable:
 
 @dataclass
 class BracketRound:
+    """A round of the bracket; ``final`` marks the last one (a single final table)."""
+
     number: int
-    name: str
+    final: bool
     tables: list[BracketTable]
 
 
@@ -90,6 +93,25 @@ class Bracket:
 
     rounds: list[BracketRound]
     champion: PlayerId | None = None
+
+
+@dataclass(frozen=True)
+class BracketLabels:
+    """The words ``bracket_svg`` draws; pages pass them translated, the defaults are English."""
+
+    round: Callable[[int], str] = "Round {}".format
+    final: str = "Final"
+    table: Callable[[int], str] = "Table {}".format
+    final_table: str = "Final table"
+    champion: Callable[[str], str] = "Champion: {}".format
+    undecided: str = "to be decided"
+    title: str = "Knockout bracket"
+
+    def round_name(self, round_: BracketRound) -> str:
+        return self.final if round_.final else self.round(round_.number)
+
+    def table_name(self, round_: BracketRound, table: BracketTable) -> str:
+        return self.final_table if round_.final else self.table(table.index + 1)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -183,13 +205,13 @@ def build_bracket(
     source_of: dict[PlayerId, int] = {}
     champion = None
     for number, sizes in enumerate(plan, start=1):
-        name = "Final" if number == len(plan) else f"Round {number}"
+        final = number == len(plan)
         if field_players is None:
             tables = [
                 BracketTable(i, [BracketSeat(None) for _ in range(size)], [None] * size)
                 for i, size in enumerate(sizes)
             ]
-            rounds.append(BracketRound(number, name, tables))
+            rounds.append(BracketRound(number, final, tables))
             continue
         entered = results[number - 1] if number - 1 < len(results) else {}
         groups = seed_tables(field_players, sizes)
@@ -198,7 +220,7 @@ def build_bracket(
             seats = [BracketSeat(player, seed_of[player], entered.get(player)) for player in group]
             sources = [source_of.get(player) for player in group]
             tables.append(BracketTable(index, seats, sources))
-        rounds.append(BracketRound(number, name, tables))
+        rounds.append(BracketRound(number, final, tables))
         if not all(table.finished for table in tables):
             field_players = None
             continue
@@ -236,9 +258,14 @@ _MARGIN = 20
 _TITLE = 30
 
 
-def bracket_svg(bracket: Bracket, names: Mapping[PlayerId, str] | None = None) -> str:
+def bracket_svg(
+    bracket: Bracket,
+    names: Mapping[PlayerId, str] | None = None,
+    labels: BracketLabels | None = None,
+) -> str:
     """Draw the bracket as a self-contained SVG: one column per round, lines follow advancers."""
     names = names or {}
+    labels = labels or BracketLabels()
     heights = [
         sum(_HEADER + _ROW * len(t.seats) + _GAP for t in r.tables) for r in bracket.rounds
     ] or [0]
@@ -248,7 +275,7 @@ def bracket_svg(bracket: Bracket, names: Mapping[PlayerId, str] | None = None) -
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12" '
-        'role="img" aria-label="Knockout bracket">',
+        f'role="img" aria-label={quoteattr(labels.title)}>',
         "<style>.box{fill:#fff;stroke:#445;stroke-width:1}.head{fill:#e8ecf4}"
         ".adv{font-weight:bold;fill:#1b5e20}.out{fill:#555}.tbd{fill:#999;font-style:italic}"
         ".link{fill:none;stroke:#8a94a6;stroke-width:1.2}.champ{fill:#b8860b;font-weight:bold}"
@@ -259,7 +286,7 @@ def bracket_svg(bracket: Bracket, names: Mapping[PlayerId, str] | None = None) -
         x = _MARGIN + column * _COLUMN
         parts.append(
             f'<text x="{x}" y="{_MARGIN + 14}" font-size="14" font-weight="bold">'
-            f"{escape(round_.name)}</text>"
+            f"{escape(labels.round_name(round_))}</text>"
         )
         used = heights[column] if column < len(heights) else 0
         y = _MARGIN + _TITLE + (body_height - used) / 2
@@ -277,11 +304,12 @@ def bracket_svg(bracket: Bracket, names: Mapping[PlayerId, str] | None = None) -
                 f'<rect class="head" x="{x + 1}" y="{y + 1}" width="{_BOX_WIDTH - 2}" '
                 f'height="{_HEADER - 2}" rx="3"/>'
             )
-            title = "Final table" if round_.name == "Final" else f"Table {table.index + 1}"
+            title = escape(labels.table_name(round_, table))
             parts.append(f'<text x="{x + 8}" y="{y + 15}">{title}</text>')
             for row, seat in enumerate(table.seats):
                 champion = seat.player is not None and seat.player == bracket.champion
-                parts.append(_seat_text(seat, names, x, y + _HEADER + _ROW * row + 14, champion))
+                top = y + _HEADER + _ROW * row + 14
+                parts.append(_seat_text(seat, names, x, top, champion, labels.undecided))
             parts.append("</g>")
             y += box_height + _GAP
     for column, round_ in enumerate(bracket.rounds[1:], start=1):
@@ -301,19 +329,22 @@ def bracket_svg(bracket: Bracket, names: Mapping[PlayerId, str] | None = None) -
                 )
     if bracket.champion is not None and bracket.rounds:
         x = _MARGIN + (len(bracket.rounds) - 1) * _COLUMN
-        label = escape(names.get(bracket.champion, str(bracket.champion)))
-        parts.append(
-            f'<text class="champ" x="{x}" y="{height - _MARGIN + 4}">Champion: {label}</text>'
-        )
+        label = escape(labels.champion(names.get(bracket.champion, str(bracket.champion))))
+        parts.append(f'<text class="champ" x="{x}" y="{height - _MARGIN + 4}">{label}</text>')
     parts.append("</svg>")
     return "\n".join(parts)
 
 
 def _seat_text(
-    seat: BracketSeat, names: Mapping[PlayerId, str], x: float, y: float, champion: bool
+    seat: BracketSeat,
+    names: Mapping[PlayerId, str],
+    x: float,
+    y: float,
+    champion: bool,
+    undecided: str,
 ) -> str:
     if seat.player is None:
-        return f'<text class="tbd" x="{x + 8}" y="{y}">to be decided</text>'
+        return f'<text class="tbd" x="{x + 8}" y="{y}">{escape(undecided)}</text>'
     seed = f" ({seat.seed})" if seat.seed is not None else ""
     mark = " *" if seat.wildcard else ""
     full = f"{names.get(seat.player, str(seat.player))}{seed}{mark}"

@@ -15,6 +15,7 @@ import zoneinfo
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from rosbi_platform.accounts.models import Club
@@ -232,7 +233,10 @@ class Entry(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.user} in {self.tournament}"
+        return gettext("%(user)s in %(tournament)s") % {
+            "user": self.user,
+            "tournament": self.tournament,
+        }
 
 
 class Round(models.Model):
@@ -260,7 +264,10 @@ class Round(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.tournament} round {self.number}"
+        return gettext("%(tournament)s, round %(number)s") % {
+            "tournament": self.tournament,
+            "number": self.number,
+        }
 
 
 class RoundTable(models.Model):
@@ -291,7 +298,7 @@ class RoundTable(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"table {self.number} of {self.round}"
+        return gettext("%(round)s, table %(number)s") % {"round": self.round, "number": self.number}
 
 
 class RoundSeat(models.Model):
@@ -313,7 +320,11 @@ class RoundSeat(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.entry} at seat {self.seat} of {self.table}"
+        return gettext("%(entry)s at seat %(seat)s, %(table)s") % {
+            "entry": self.entry,
+            "seat": self.seat,
+            "table": self.table,
+        }
 
 
 class RoundBye(models.Model):
@@ -326,7 +337,7 @@ class RoundBye(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"bye for {self.entry} in {self.round}"
+        return gettext("bye for %(entry)s, %(round)s") % {"entry": self.entry, "round": self.round}
 
 
 class PhysicalResult(models.Model):
@@ -352,7 +363,10 @@ class PhysicalResult(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"sheet v{self.version} of {self.table}"
+        return gettext("score sheet v%(version)s, %(table)s") % {
+            "version": self.version,
+            "table": self.table,
+        }
 
     @property
     def totals(self) -> list[int]:
@@ -426,4 +440,5 @@ class AuditLog(models.Model):
         verbose_name_plural = _("audit log")
 
     def __str__(self) -> str:
-        return f"{self.created:%Y-%m-%d %H:%M} {self.actor or 'scheduler'}: {self.action}"
+        actor = self.actor or gettext("scheduler")
+        return f"{self.created:%Y-%m-%d %H:%M} {actor}: {self.action}"

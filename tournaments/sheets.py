@@ -20,11 +20,15 @@ allows for its contract, the number of players and the ``doubling`` house rule:
 * ``no_king_of_hearts`` and ``rosbiratschka``: exactly one player 8, everyone else 0.
 * ``hundred``: the three calls (above 25: 1, above 50: 2, above 100: 5) each go to one player, so
   the non-zero values are a split of {1, 2, 5} among players: e.g. 1/2/5, 3/5, 1/7, 2/6, 8.
+
+Problems come back as ``SheetProblem`` values (a code and its numbers), not sentences: the page
+that shows them words them in its visitor's language (``tournaments.services``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 CONTRACTS = (
@@ -37,6 +41,28 @@ CONTRACTS = (
 )
 SLAM = -8
 HUNDRED_CALLS = (1, 2, 5)
+
+# Problem codes: what a caller has to word, with the ``params`` each one carries.
+UNKNOWN_CONTRACT = "unknown_contract"  # (the contract itself is ``contract``)
+WRONG_COUNT = "wrong_count"  # values, players
+NOT_WHOLE = "not_whole"
+ONE_PLAYER_EIGHT = "one_player_eight"
+HUNDRED_CALLS_SPLIT = "hundred_calls_split"
+IMPOSSIBLE_ROW = "impossible_row"  # total, doubled (0 without the doubling rule), slam
+WRONG_DEAL_COUNT = "wrong_deal_count"  # expected, deals
+
+
+@dataclass(frozen=True)
+class SheetProblem:
+    """Why a row or sheet cannot stand, as data: the wording is the caller's (and its language's).
+
+    ``deal`` is the deal number 1..6 once the row is checked as part of a sheet.
+    """
+
+    code: str
+    contract: str | None = None
+    deal: int | None = None
+    params: dict[str, int] = field(default_factory=dict, hash=False)
 
 
 def item_costs(contract: str, players: int) -> tuple[int, ...]:
@@ -86,26 +112,25 @@ def _item_groups_possible(
 
 def deal_row_errors(
     contract: str, values: Sequence[int], *, players: int, doubling: bool = True
-) -> list[str]:
+) -> list[SheetProblem]:
     """Why this row of penalties cannot be the result of one deal (empty list: it can)."""
     if contract not in CONTRACTS:
-        return [f"unknown contract {contract!r}"]
+        return [SheetProblem(UNKNOWN_CONTRACT, contract)]
     if len(values) != players:
-        return [f"{contract}: {len(values)} values for {players} players"]
+        return [
+            SheetProblem(WRONG_COUNT, contract, params={"values": len(values), "players": players})
+        ]
     if any(not isinstance(v, int) or isinstance(v, bool) for v in values):
-        return [f"{contract}: penalties are whole numbers"]
+        return [SheetProblem(NOT_WHOLE, contract)]
     values = list(values)
     if contract in ("no_king_of_hearts", "rosbiratschka"):
         if sorted(values) == [0] * (players - 1) + [8]:
             return []
-        return [f"{contract}: exactly one player scores 8, everyone else 0"]
+        return [SheetProblem(ONE_PLAYER_EIGHT, contract)]
     if contract == "hundred":
         nonzero = sorted(v for v in values if v != 0)
         if any(v < 0 for v in values) or not _is_split_of_calls(nonzero):
-            return [
-                f"{contract}: the calls 1, 2 and 5 go to one player each "
-                f"(values from 0, 1, 2, 3, 5, 6, 7, 8 that add up to 8)"
-            ]
+            return [SheetProblem(HUNDRED_CALLS_SPLIT, contract)]
         return []
     # Trick contracts 1 to 3.
     if sorted(values) == [SLAM] + [0] * (players - 1):
@@ -118,8 +143,8 @@ def deal_row_errors(
         halves = [v // 2 for v in values]
         if _item_groups_possible(costs, halves, all_nonempty=False):
             return []
-    allowed = f"{total}" + (f", {2 * total} doubled" if doubling else "") + f" or a slam ({SLAM})"
-    return [f"{contract}: these penalties cannot come from one deal (totals: {allowed})"]
+    totals = {"total": total, "doubled": 2 * total if doubling else 0, "slam": SLAM}
+    return [SheetProblem(IMPOSSIBLE_ROW, contract, params=totals)]
 
 
 def _is_split_of_calls(nonzero: Sequence[int]) -> bool:
@@ -139,12 +164,13 @@ def _is_split_of_calls(nonzero: Sequence[int]) -> bool:
 
 def sheet_errors(
     penalties: Sequence[Sequence[int]], *, players: int, doubling: bool = True
-) -> list[str]:
+) -> list[SheetProblem]:
     """Every problem of a whole score sheet: six rows (deals 1..6) of ``players`` values."""
     if len(penalties) != len(CONTRACTS):
-        return [f"a score sheet has {len(CONTRACTS)} deals, not {len(penalties)}"]
-    errors: list[str] = []
+        counts = {"expected": len(CONTRACTS), "deals": len(penalties)}
+        return [SheetProblem(WRONG_DEAL_COUNT, params=counts)]
+    problems: list[SheetProblem] = []
     for number, (contract, row) in enumerate(zip(CONTRACTS, penalties, strict=True), start=1):
-        for message in deal_row_errors(contract, row, players=players, doubling=doubling):
-            errors.append(f"deal {number}: {message}")
-    return errors
+        for problem in deal_row_errors(contract, row, players=players, doubling=doubling):
+            problems.append(replace(problem, deal=number))
+    return problems

@@ -113,7 +113,21 @@ def bracket_svg(request: HttpRequest, slug: str) -> HttpResponse:
     if bracket is None:
         raise Http404(_("The bracket exists once round 1 is seated."))
     names = {e.pk: selectors.entry_name(e) for e in tournament.entries.select_related("user")}
-    return HttpResponse(knockout.bracket_svg(bracket, names), content_type="image/svg+xml")
+    svg = knockout.bracket_svg(bracket, names, _bracket_labels())
+    return HttpResponse(svg, content_type="image/svg+xml")
+
+
+def _bracket_labels() -> knockout.BracketLabels:
+    """The bracket's words in the visitor's language (the drawing itself knows no Django)."""
+    return knockout.BracketLabels(
+        round=lambda number: _("Round %(number)s") % {"number": number},
+        final=_("Final"),
+        table=lambda number: _("Table %(number)s") % {"number": number},
+        final_table=_("Final table"),
+        champion=lambda name: _("Champion: %(name)s") % {"name": name},
+        undecided=_("to be decided"),
+        title=_("Knockout bracket"),
+    )
 
 
 @require_GET

@@ -109,7 +109,7 @@ def test_full_bracket_tracks_who_advanced_and_from_where() -> None:
     # lower number plays better; in later rounds everybody repeats their round-1 form
     totals = {p: [100 - 3 * i, 100 - 3 * i, 100 - 3 * i] for i, p in enumerate(seeds)}
     bracket = _play_out(seeds, KnockoutConfig(), totals)
-    assert [r.name for r in bracket.rounds] == ["Round 1", "Round 2", "Final"]
+    assert [(r.number, r.final) for r in bracket.rounds] == [(1, False), (2, False), (3, True)]
     first = bracket.rounds[0]
     # the last-seeded (best-playing) two players of each round-1 table advance
     for table in first.tables:

@@ -92,7 +92,7 @@ def test_score_sheet_page_submits_and_confirms(physical_event, client):
 
     bad = dict(data, d5s0=7)
     page = client.post(url, bad)
-    assert page.status_code == 200 and "deal 6: rosbiratschka" in page.content.decode()
+    assert page.status_code == 200 and "Deal 6 (Rosbiratschka)" in page.content.decode()
     client.force_login(UserFactory())
     assert client.get(url).status_code == 403
 

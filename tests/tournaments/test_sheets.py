@@ -9,7 +9,15 @@ from pathlib import Path
 import pytest
 
 from games.engine import CONTRACT_ORDER, HouseRules, play_out_randomly, random_deal
-from tournaments.sheets import deal_row_errors, item_costs, sheet_errors
+from tournaments.sheets import (
+    HUNDRED_CALLS_SPLIT,
+    IMPOSSIBLE_ROW,
+    WRONG_DEAL_COUNT,
+    SheetProblem,
+    deal_row_errors,
+    item_costs,
+    sheet_errors,
+)
 
 EXAMPLES = Path("/work/shared/examples/deals.jsonl")
 
@@ -108,6 +116,16 @@ def test_a_sheet_names_the_deal_that_is_wrong():
     assert sheet_errors(good, players=4) == []
     bad = [row[:] for row in good]
     bad[4] = [1, 1, 6, 0]
-    errors = sheet_errors(bad, players=4)
-    assert len(errors) == 1 and errors[0].startswith("deal 5: hundred")
-    assert sheet_errors(good[:5], players=4) == ["a score sheet has 6 deals, not 5"]
+    assert sheet_errors(bad, players=4) == [SheetProblem(HUNDRED_CALLS_SPLIT, "hundred", deal=5)]
+    assert sheet_errors(good[:5], players=4) == [
+        SheetProblem(WRONG_DEAL_COUNT, params={"expected": 6, "deals": 5})
+    ]
+
+
+def test_an_impossible_trick_row_carries_the_totals_it_could_have():
+    assert deal_row_errors("no_tricks", [2, 2, 2, 1], players=4) == [
+        SheetProblem(IMPOSSIBLE_ROW, "no_tricks", params={"total": 8, "doubled": 16, "slam": -8})
+    ]
+    assert deal_row_errors("no_hearts", [3, 3, 3, 1, 0], players=5, doubling=False) == [
+        SheetProblem(IMPOSSIBLE_ROW, "no_hearts", params={"total": 9, "doubled": 0, "slam": -8})
+    ]
