@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.services import CONTRACT_NAMES
 from tournaments.sheets import CONTRACTS
 
 
@@ -17,7 +18,8 @@ class ScoreSheetForm(forms.Form):
         for deal, contract in enumerate(CONTRACTS):
             for seat in range(seats):
                 self.fields[f"d{deal}s{seat}"] = forms.IntegerField(
-                    label=_("%(contract)s, seat %(seat)s") % {"contract": contract, "seat": seat},
+                    label=_("%(contract)s, seat %(seat)s")
+                    % {"contract": CONTRACT_NAMES[contract], "seat": seat},
                     min_value=-8,
                     max_value=18,
                 )
@@ -29,7 +31,8 @@ class ScoreSheetForm(forms.Form):
         ]
 
     def rows(self) -> list[tuple[str, list[forms.BoundField]]]:
+        """Per deal the contract's name in the active language and the seats' fields."""
         return [
-            (contract, [self[f"d{deal}s{seat}"] for seat in range(self.seats)])
+            (CONTRACT_NAMES[contract], [self[f"d{deal}s{seat}"] for seat in range(self.seats)])
             for deal, contract in enumerate(CONTRACTS)
         ]

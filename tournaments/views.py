@@ -145,7 +145,7 @@ def print_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "round": round_,
             "tables": selectors.seating_of(round_),
             "byes": round_.byes.select_related("entry__user"),
-            "contracts": CONTRACTS,
+            "contracts": [services.CONTRACT_NAMES[code] for code in CONTRACTS],
             "starts": selectors.in_zone(round_.scheduled_at, tournament.time_zone),
         },
     )

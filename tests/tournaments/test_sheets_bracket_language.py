@@ -174,3 +174,27 @@ def test_admin_display_names_follow_the_active_language(physical_table):
         assert str(seat) == f"{user} in Event kneipe at seat 0, Event kneipe, round 1, table 1"
         assert str(sheet) == "score sheet v1, Event kneipe, round 1, table 1"
         assert str(log).endswith(" scheduler: advance")
+
+
+@pytest.mark.parametrize(
+    ("language", "rows"),
+    [
+        ("de", ["1. Keinen Stich", "4. Achtung, Herz-König!", "5. Hundert"]),
+        (None, ["1. No tricks", "4. Beware the King of Hearts", "5. Hundred"]),
+    ],
+)
+def test_sheet_and_print_pages_name_the_contracts_in_the_visitors_language(
+    physical_table, language, rows
+):
+    tournament, organiser, table = physical_table
+    client = client_in(language, organiser)
+
+    sheet_page = client.get(reverse("tournaments:sheet", args=[table.pk])).content.decode()
+    print_page = client.get(reverse("tournaments:print", args=[tournament.slug, 1]))
+
+    for page in (html.unescape(sheet_page), html.unescape(print_page.content.decode())):
+        for row in rows:
+            assert row in page
+        assert "no_king_of_hearts" not in page
+    seat_label = "Keinen Stich, Platz 0" if language == "de" else "No tricks, seat 0"
+    assert f'aria-label="{seat_label}"' in sheet_page
