@@ -167,7 +167,10 @@ def test_admin_display_names_follow_the_active_language(physical_table):
 
     with translation.override("de"):
         assert str(round_one) == "Event kneipe, Runde 1"
-        assert str(seat) == f"{user} in Event kneipe auf Platz 0, Event kneipe, Runde 1, Tisch 1"
+        assert (
+            str(seat)
+            == f"{user} im Turnier Event kneipe auf Platz 0, Event kneipe, Runde 1, Tisch 1"
+        )
         assert str(sheet) == "Spielliste v1, Event kneipe, Runde 1, Tisch 1"
         assert str(log).endswith(" Zeitplaner: advance")
     with translation.override("en"):
