@@ -286,3 +286,15 @@ def test_a_cached_position_of_another_table_with_the_same_id_is_never_written():
     assert TableEvent.objects.filter(table=table, kind="move").count() == 1
     # The locked path wrote it (and cached the real table); the impostor's write failed.
     assert copy_of_cached(table.pk).table.invite_code == table.invite_code
+
+
+def test_moves_run_in_parallel_only_where_the_database_takes_parallel_writers() -> None:
+    """SQLite: the one shared database thread (its shared-cache test database refuses a second
+    connection's reads with "table is locked"); PostgreSQL: the move threads."""
+    from django.db import connection
+
+    from games import consumers
+
+    on_sqlite = connection.vendor == "sqlite"
+    assert consumers.MOVES_IN_PARALLEL is not on_sqlite
+    assert consumers._submit_move._thread_sensitive is on_sqlite
