@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import numpy as np  # noqa: E402
 from scipy import optimize, stats  # noqa: E402
-from simulate import Stream, cached_generate  # noqa: E402
+from simulate import Stream, stream_for_mode  # noqa: E402
 from systems import (  # noqa: E402
     Elo,
     Glicko,
@@ -199,14 +199,7 @@ def ceiling_accuracy(stream: Stream) -> float:
 
 def run_seed(job: tuple) -> tuple[int, dict[str, dict]]:
     seed, mode, tables, players, probe_every, names, cache = job
-    stream = cached_generate(
-        cache,
-        seed,
-        tables=tables,
-        players=players,
-        heavy=mode == "heavy",
-        engine=mode == "engine",
-    )
+    stream = stream_for_mode(cache, seed, mode, tables, players)
     results = {name: run_system(SYSTEMS[name](), stream, probe_every) for name in names}
     results[CEILING] = {"accuracy": ceiling_accuracy(stream)}
     return seed, results

@@ -158,3 +158,17 @@ def cached_generate(cache_dir: str | None, seed: int, **options: object) -> Stre
         pickle.dump(stream, handle)
     temporary.replace(path)
     return stream
+
+
+def stream_for_mode(
+    cache_dir: str | None, seed: int, mode: str, tables: int, players: int
+) -> Stream:
+    """The stream of one evaluation mode (``normal``, ``heavy`` or ``engine``), cached."""
+    return cached_generate(
+        cache_dir,
+        seed,
+        tables=tables,
+        players=players,
+        heavy=mode == "heavy",
+        engine=mode == "engine",
+    )

@@ -22,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from evaluate import run_system  # noqa: E402
-from simulate import Stream, cached_generate  # noqa: E402
+from simulate import Stream, stream_for_mode  # noqa: E402
 from systems import Ours  # noqa: E402
 
 from ratings import elo  # noqa: E402
@@ -50,14 +50,7 @@ def _score_one(job: tuple) -> tuple[str, dict]:
     params, seed, mode, tables, players, cache = job
     key = (seed, mode, tables, players)
     if key not in _streams:
-        _streams[key] = cached_generate(
-            cache,
-            seed,
-            tables=tables,
-            players=players,
-            heavy=mode == "heavy",
-            engine=mode == "engine",
-        )
+        _streams[key] = stream_for_mode(cache, seed, mode, tables, players)
     return mode, run_system(Ours(params), _streams[key], probe_every=0)
 
 
