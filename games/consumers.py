@@ -12,6 +12,7 @@ import json
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from types import SimpleNamespace
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -21,6 +22,8 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, connections
+from django.utils import translation
+from django.utils.translation import gettext as _
 
 from games import selectors, services
 from games.live.positions import positions
@@ -164,6 +167,7 @@ class TableConsumer(_NoConnectionChurn, AsyncJsonWebsocketConsumer):
         burst, per_second = getattr(settings, "GAMES_WS_FRAME_LIMIT", (30, 10))
         self.frames = _Bucket(capacity=burst, rate=per_second)
         self.chats = _Bucket(capacity=5, rate=0.5)
+        self.language = _language_of(self.scope)
         # Accept first so that browsers can read the close code (a refused handshake has none).
         await self.accept()
         if self.user is None or not self.user.is_authenticated:
@@ -262,20 +266,23 @@ class TableConsumer(_NoConnectionChurn, AsyncJsonWebsocketConsumer):
     # ------------------------------------------------------------------ from the client
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        try:
-            content = json.loads(text_data or "")
-        except ValueError:
-            await self.send_error(None, "bad_request", "Frames are JSON text.")
-            return
-        await self.receive_json(content)
+        # Replies are worded in the language of the page that opened the socket; the context
+        # (and so the language) follows the call into the database threads.
+        with translation.override(self.language):
+            try:
+                content = json.loads(text_data or "")
+            except ValueError:
+                await self.send_error(None, "bad_request", _("Frames are JSON text."))
+                return
+            await self.receive_json(content)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if not isinstance(content, dict):
-            await self.send_error(None, "bad_request", "A frame is a JSON object with a type.")
+            await self.send_error(None, "bad_request", _("A frame is a JSON object with a type."))
             return
         client_id = content.get("id")
         if not self.frames.take():
-            await self.send_error(client_id, "rate_limited", "Slow down a little.")
+            await self.send_error(client_id, "rate_limited", _("Slow down a little."))
             return
         kind = content.get("type")
         if kind == "ping":
@@ -286,7 +293,7 @@ class TableConsumer(_NoConnectionChurn, AsyncJsonWebsocketConsumer):
             version = content.get("version")
             if not _is_int(version):
                 await self.send_error(
-                    client_id, "bad_request", "sync needs a whole-number version."
+                    client_id, "bad_request", _("sync needs a whole-number version.")
                 )
             elif not await self.replay(version):
                 await self.send_snapshot()
@@ -295,17 +302,21 @@ class TableConsumer(_NoConnectionChurn, AsyncJsonWebsocketConsumer):
         elif kind == "back":
             await database_sync_to_async(services.return_to_seat)(self.table_id, self.user)
         else:
-            await self.send_error(client_id, "bad_request", f"Unknown frame type {kind!r}.")
+            await self.send_error(
+                client_id, "bad_request", _("Unknown frame type %(kind)r.") % {"kind": kind}
+            )
 
     async def handle_move(self, content: dict[str, Any], client_id: Any) -> None:
         move, version = content.get("move"), content.get("version")
         if not isinstance(move, str) or not _is_int(version):
             await self.send_error(
-                client_id, "bad_request", "A move needs 'move' (a card or \"pass\") and 'version'."
+                client_id,
+                "bad_request",
+                _("A move needs 'move' (a card or \"pass\") and 'version'."),
             )
             return
         if self.seat is None:
-            await self.send_error(client_id, "not_seated", "Spectators cannot play.")
+            await self.send_error(client_id, "not_seated", _("Spectators cannot play."))
             return
         # Off the worker's one shared database thread (``_MoveCall``): moves of different
         # tables overlap their database waits; the row lock (or the version compare-and-swap)
@@ -324,7 +335,9 @@ class TableConsumer(_NoConnectionChurn, AsyncJsonWebsocketConsumer):
 
     async def handle_chat(self, content: dict[str, Any], client_id: Any) -> None:
         if not self.chats.take():
-            await self.send_error(client_id, "rate_limited", "Too many chat messages; wait a bit.")
+            await self.send_error(
+                client_id, "rate_limited", _("Too many chat messages; wait a bit.")
+            )
             return
         try:
             await database_sync_to_async(services.post_chat_message)(
@@ -335,6 +348,17 @@ class TableConsumer(_NoConnectionChurn, AsyncJsonWebsocketConsumer):
 
     async def send_error(self, client_id: Any, code: str, message: str) -> None:
         await self.send_json({"type": "error", "id": client_id, "code": code, "message": message})
+
+
+def _language_of(scope: dict[str, Any]) -> str:
+    """The language the pages use for this visitor (LocaleMiddleware's choice: the language
+    cookie, then ``Accept-Language``, then the default), read from the handshake."""
+    headers = dict(scope.get("headers") or ())
+    accept = headers.get(b"accept-language", b"").decode("latin-1")
+    request = SimpleNamespace(
+        COOKIES=scope.get("cookies") or {}, META={"HTTP_ACCEPT_LANGUAGE": accept}
+    )
+    return translation.get_language_from_request(request)  # type: ignore[arg-type]
 
 
 def _is_int(value: Any) -> bool:

@@ -28,6 +28,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games import selectors
 from games.engine import (
@@ -39,6 +40,7 @@ from games.engine import (
     draw_first_dealer,
     places,
 )
+from games.live.messages import illegal_move_text
 from games.live.positions import Position, positions
 from games.models import (
     BOT_LEVEL_CHOICES,
@@ -363,16 +365,16 @@ def create_table(
 ) -> Table:
     """A new open table with empty seats; the owner takes seat 0 unless told otherwise."""
     if size not in (3, 4, 5, 6):
-        raise ServiceError("bad_request", "A table has 3 to 6 seats.")
+        raise ServiceError("bad_request", _("A table has 3 to 6 seats."))
     if bot_level not in BOT_LEVELS:
-        raise ServiceError("bad_request", f"Unknown bot level {bot_level!r}.")
+        raise ServiceError("bad_request", _("Unknown bot level %(level)r.") % {"level": bot_level})
     if layout not in ("extend_first", "free"):
-        raise ServiceError("bad_request", f"Unknown layout rule {layout!r}.")
+        raise ServiceError("bad_request", _("Unknown layout rule %(rule)r.") % {"rule": layout})
     if turn_seconds < 0:
-        raise ServiceError("bad_request", "The time per move cannot be negative.")
+        raise ServiceError("bad_request", _("The time per move cannot be negative."))
     with transaction.atomic():
         table = Table.objects.create(
-            name=name or f"{owner.get_username()}'s table",
+            name=name or _("%(owner)s's table") % {"owner": owner.get_username()},
             owner=owner,
             size=size,
             doubling=doubling,
@@ -405,16 +407,17 @@ def join_table(table_id: int, user: Any, seat: int | None = None, invite: str | 
 
     def work(table: Table) -> int:
         if table.status != Table.Status.OPEN:
-            raise ServiceError("not_open", "This table has already started.")
+            raise ServiceError("not_open", _("This table has already started."))
         if not table.public and invite != table.invite_code:
-            raise ServiceError("forbidden", "This table is private: you need the invite link.")
+            raise ServiceError("forbidden", _("This table is private: you need the invite link."))
         seats = selectors.seats_of(table)
         if any(s.user_id == user.pk for s in seats):
-            raise ServiceError("already_seated", "You already have a seat at this table.")
+            raise ServiceError("already_seated", _("You already have a seat at this table."))
         free = [s for s in seats if s.is_empty and (seat is None or s.number == seat)]
         if not free:
             raise ServiceError(
-                "seat_taken", "That seat is taken." if seat is not None else "The table is full."
+                "seat_taken",
+                _("That seat is taken.") if seat is not None else _("The table is full."),
             )
         chosen = free[0]
         chosen.user = user
@@ -434,7 +437,7 @@ def leave_table(table_id: int, user: Any) -> None:
         seats = selectors.seats_of(table)
         seat = next((s for s in seats if s.user_id == user.pk), None)
         if seat is None:
-            raise ServiceError("not_seated", "You have no seat at this table.")
+            raise ServiceError("not_seated", _("You have no seat at this table."))
         if table.status == Table.Status.FINISHED:
             return
         log = _EventLog(table)
@@ -472,14 +475,14 @@ def start_table(
 
     def work(table: Table) -> Partie:
         if table.status != Table.Status.OPEN:
-            raise ServiceError("not_open", "This table has already started.")
+            raise ServiceError("not_open", _("This table has already started."))
         if by_user is not None and by_user.pk != table.owner_id and not by_user.is_staff:
-            raise ServiceError("forbidden", "Only the table's organiser can start it.")
+            raise ServiceError("forbidden", _("Only the table's organiser can start it."))
         seats = selectors.seats_of(table)
         fill = table.fill_with_bots if fill_with_bots is None else fill_with_bots
         empty = [s for s in seats if s.is_empty]
         if empty and not fill:
-            raise ServiceError("not_full", "Every seat needs a player (or choose bots).")
+            raise ServiceError("not_full", _("Every seat needs a player (or choose bots)."))
         for s in empty:
             s.bot_level = table.bot_level
         if empty:
@@ -612,16 +615,16 @@ def _submit_locked(
     """The body of ``submit_move`` for a caller that holds the lock (and may have loaded the
     seats and the current deal already: bots and the sweeper, saving queries per move)."""
     if table.status != Table.Status.PLAYING:
-        return _Played(_error("not_playing", "The Partie has not started yet or is over."), [])
+        return _Played(_error("not_playing", _("The Partie has not started yet or is over.")), [])
     seats = seats if seats is not None else selectors.play_seats(table)
     if user is not None:
         seat = next((s for s in seats if s.user_id == user.pk), None)
         if seat is None:
-            return _Played(_error("not_seated", "You have no seat at this table."), seats)
+            return _Played(_error("not_seated", _("You have no seat at this table.")), seats)
     elif seat_number is not None and 0 <= seat_number < len(seats):
         seat = seats[seat_number]
     else:
-        return _Played(_error("bad_request", "No seat given for the move."), seats)
+        return _Played(_error("bad_request", _("No seat given for the move.")), seats)
     log = _EventLog(table)
     if not by_bot and seat.away:
         # Acting takes the seat back from the bot, whatever becomes of the move itself.
@@ -650,28 +653,36 @@ def _check_and_play(
         return _Played(_error(code, message), seats)
 
     if version > table.version:
-        return refuse("bad_request", f"Version {version} is newer than the table's.")
+        return refuse(
+            "bad_request",
+            _("Version %(version)s is newer than the table's.") % {"version": version},
+        )
     if version < table.version:
         duplicate = _already_applied(table, seat.number, move, version)
         if duplicate is not None:
             return _Played(MoveResult("duplicate", version=duplicate), seats)
     if version < table.state_version:
-        return refuse("stale", "The table has moved on since your version: here is a fresh view.")
+        return refuse(
+            "stale", _("The table has moved on since your version: here is a fresh view.")
+        )
     if row is None:
         row = selectors.current_deal_row(table, with_partie=False)
         if row is None:
-            return refuse("not_playing", "No deal is being played.")
+            return refuse("not_playing", _("No deal is being played."))
         deal = selectors.rebuild_deal(row, table)
     assert deal is not None
     if deal.over:
-        return refuse("not_playing", "The deal is over.")
+        return refuse("not_playing", _("The deal is over."))
     if deal.turn != seat.number:
-        return refuse("not_your_turn", f"It is seat {deal.turn}'s turn, not yours.")
+        return refuse(
+            "not_your_turn",
+            _("It is not your turn: seat %(seat)s plays now.") % {"seat": deal.turn},
+        )
     tricks_before = len(deal.tricks) if row.contract in _TRICK_CONTRACT_VALUES else 0
     try:
         deal.play(move)
     except IllegalMove as error:
-        return refuse("illegal", error.message)
+        return refuse("illegal", illegal_move_text(error))
     applied_version, data = _record_move(table, row, deal, seat.number, by_bot, tricks_before, log)
     current: Deal | None = deal
     if deal.over:
@@ -1150,22 +1161,23 @@ def post_chat_message(table_id: int, user: Any, channel: str, text: str) -> dict
     ``spectators``. Returns the chat event (not versioned: chat is not table state)."""
     text = (text or "").strip()
     if not text:
-        raise ServiceError("bad_request", "Say something first.")
+        raise ServiceError("bad_request", _("Say something first."))
     if len(text) > CHAT_MAX_LENGTH:
         raise ServiceError(
-            "bad_request", f"Chat messages have at most {CHAT_MAX_LENGTH} characters."
+            "bad_request",
+            _("Chat messages have at most %(count)s characters.") % {"count": CHAT_MAX_LENGTH},
         )
     if channel not in (ChatMessage.Channel.PLAYERS, ChatMessage.Channel.SPECTATORS):
-        raise ServiceError("bad_request", "The chat channel is 'players' or 'spectators'.")
+        raise ServiceError("bad_request", _("The chat channel is 'players' or 'spectators'."))
     seated = Seat.objects.filter(table_id=table_id, user=user).exists()
     expected = ChatMessage.Channel.PLAYERS if seated else ChatMessage.Channel.SPECTATORS
     if channel != expected:
         raise ServiceError(
             "bad_request",
-            "Seated players chat on 'players', spectators on 'spectators'.",
+            _("Seated players chat on 'players', spectators on 'spectators'."),
         )
     if TableMute.objects.filter(table_id=table_id, user=user).exists():
-        raise ServiceError("muted", "You have been muted at this table.")
+        raise ServiceError("muted", _("You have been muted at this table."))
     group = Table.objects.only("id", "invite_code").get(pk=table_id).group_name
     with transaction.atomic():
         message = ChatMessage.objects.create(
@@ -1187,12 +1199,12 @@ def mute_user(table_id: int, by_user: Any, user: Any) -> None:
     """Silence ``user`` in this table's chat; for the table's organiser and staff only."""
     table = Table.objects.get(pk=table_id)
     if by_user.pk != table.owner_id and not by_user.is_staff:
-        raise ServiceError("forbidden", "Only the table's organiser or staff can mute.")
+        raise ServiceError("forbidden", _("Only the table's organiser or staff can mute."))
     TableMute.objects.get_or_create(table=table, user=user, defaults={"muted_by": by_user})
 
 
 def unmute_user(table_id: int, by_user: Any, user: Any) -> None:
     table = Table.objects.get(pk=table_id)
     if by_user.pk != table.owner_id and not by_user.is_staff:
-        raise ServiceError("forbidden", "Only the table's organiser or staff can unmute.")
+        raise ServiceError("forbidden", _("Only the table's organiser or staff can unmute."))
     TableMute.objects.filter(table=table, user=user).delete()

@@ -53,8 +53,21 @@ def _popcount(mask: int) -> int:
     return mask.bit_count()
 
 
+def _code_list(mask: int) -> list[str]:
+    return [c.code for c in mask_to_cards(mask)]
+
+
 def _codes(mask: int) -> str:
-    return ", ".join(c.code for c in mask_to_cards(mask))
+    return ", ".join(_code_list(mask))
+
+
+def _must_follow(seat: int, suit: int, holding: int) -> IllegalMove:
+    """The refusal of a card that does not follow the led suit while ``holding`` does."""
+    return IllegalMove(
+        f"seat {seat} must follow {SUIT_NAMES_FRENCH[suit]}: it holds {_codes(holding)}",
+        reason="must_follow",
+        details={"suit": suit, "cards": _code_list(holding)},
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -355,7 +368,11 @@ class Deal:
         else:
             index = None
         if index is None:
-            raise IllegalMove(f'{move!r} is not a card or "pass" (write rank then suit, e.g. 7C)')
+            raise IllegalMove(
+                f'{move!r} is not a card or "pass" (write rank then suit, e.g. 7C)',
+                reason="not_a_move",
+                details={"move": str(move)},
+            )
         self.play_index(index)
 
     def play_indices(self, indices: Sequence[int]) -> None:
@@ -390,13 +407,23 @@ class Deal:
     def _check_in_hand(self, seat: int, hand: int, index: int) -> None:
         """Raise the right ``IllegalMove`` for a move that failed the fast in-hand test."""
         if self.over:
-            raise IllegalMove("the deal is already over")
+            raise IllegalMove("the deal is already over", reason="deal_over")
         if index == PASS_INDEX:
-            raise IllegalMove(f"seat {seat} cannot pass: passing is only for the layout game")
+            raise IllegalMove(
+                f"seat {seat} cannot pass: passing is only for the layout game",
+                reason="cannot_pass",
+            )
         if not 0 <= index < PASS_INDEX:
-            raise IllegalMove(f"{index!r} is not a move index (0-35 a card, 36 a pass)")
+            raise IllegalMove(
+                f"{index!r} is not a move index (0-35 a card, 36 a pass)",
+                reason="not_a_move",
+                details={"move": repr(index)},
+            )
         if not hand >> index & 1:
-            raise IllegalMove(f"seat {seat} does not hold {CARDS[index].code}")
+            code = CARDS[index].code
+            raise IllegalMove(
+                f"seat {seat} does not hold {code}", reason="not_held", details={"card": code}
+            )
 
     def scores_so_far(self) -> tuple[int, ...]:
         """Penalties as they stand: final ones when over, else the running (undoubled) costs."""
@@ -506,8 +533,7 @@ class _TrickDeal(Deal):
                     self._best = index
                     self._best_seat = seat
             elif hand & led:
-                suit = SUIT_NAMES_FRENCH[SUIT_MASKS.index(led)]
-                raise IllegalMove(f"seat {seat} must follow {suit}: it holds {_codes(hand & led)}")
+                raise _must_follow(seat, SUIT_MASKS.index(led), hand & led)
         else:
             self._led_mask = SUIT_MASKS[index // 9]
             self._best = index
@@ -888,12 +914,14 @@ class _LayoutDeal(Deal):
         seat = self.turn
         hand = self._hands[seat]
         if self.over:
-            raise IllegalMove("the deal is already over")
+            raise IllegalMove("the deal is already over", reason="deal_over")
         if index == PASS_INDEX:
             playable = hand & (self._ext_mask | JACK_MASK)
             if playable:
                 raise IllegalMove(
-                    f"seat {seat} cannot pass while it can lay a card ({_codes(playable)})"
+                    f"seat {seat} cannot pass while it can lay a card ({_codes(playable)})",
+                    reason="pass_while_able",
+                    details={"cards": _code_list(playable)},
                 )
         else:
             if index > PASS_INDEX or index < 0 or not hand >> index & 1:
@@ -914,14 +942,21 @@ class _LayoutDeal(Deal):
                 if not self._free and hand & self._ext_mask:
                     raise IllegalMove(
                         f"seat {seat} must extend a row before starting a new one "
-                        f"(it can lay {_codes(hand & self._ext_mask)})"
+                        f"(it can lay {_codes(hand & self._ext_mask)})",
+                        reason="must_extend",
+                        details={"cards": _code_list(hand & self._ext_mask)},
                     )
                 self._low[suit] = JACK
                 self._high[suit] = JACK
                 base = suit * 9
                 self._ext_mask |= (1 << (base + TEN)) | (1 << (base + QUEEN))
             else:
-                raise IllegalMove(f"{CARDS[index].code} neither extends a row nor starts one")
+                code = CARDS[index].code
+                raise IllegalMove(
+                    f"{code} neither extends a row nor starts one",
+                    reason="no_row",
+                    details={"card": code},
+                )
             hand ^= bit
             self._hands[seat] = hand
             if not hand:

@@ -124,7 +124,12 @@ def _replay(deal: Deal, moves: list[Any]) -> Deal:
         raise
     if unknown_at is not None:
         code = moves[unknown_at]
-        raise IllegalMove(f'{code!r} is not a card or "pass"', unknown_at)
+        raise IllegalMove(
+            f'{code!r} is not a card or "pass"',
+            unknown_at,
+            reason="not_a_move",
+            details={"move": str(code)},
+        )
     return deal
 
 
@@ -137,7 +142,7 @@ def score_record(obj: Any) -> tuple[int, ...]:
     players, contract, dealer, masks, rules, moves = _parse_header(obj)
     deal = _replay(Deal.from_masks(players, contract, dealer, masks, rules), moves)
     if not deal.over:
-        raise IllegalMove(NOT_FINISHED, len(moves))
+        raise IllegalMove(NOT_FINISHED, len(moves), reason="not_finished")
     return deal.penalties  # type: ignore[return-value]
 
 
@@ -206,7 +211,12 @@ class DealRecord:
         for position, code in enumerate(moves):
             index = MOVE_INDEX_BY_CODE.get(code) if isinstance(code, str) else None
             if index is None:
-                raise IllegalMove(f'{code!r} is not a card or "pass"', position)
+                raise IllegalMove(
+                    f'{code!r} is not a card or "pass"',
+                    position,
+                    reason="not_a_move",
+                    details={"move": str(code)},
+                )
             parsed.append(MOVES_BY_INDEX[index])
         rules = obj.get("rules")
         return cls(
@@ -264,7 +274,7 @@ class DealRecord:
         """The penalties of a complete record (errors as in ``score_record``)."""
         deal = self.replay()
         if not deal.over:
-            raise IllegalMove(NOT_FINISHED, len(self.moves))
+            raise IllegalMove(NOT_FINISHED, len(self.moves), reason="not_finished")
         return deal.penalties  # type: ignore[return-value]
 
 
