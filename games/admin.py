@@ -6,6 +6,7 @@ import json
 
 from django.contrib import admin
 from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext_lazy as _
 
 from games.models import (
     ChatMessage,
@@ -26,7 +27,7 @@ class SeatInline(admin.TabularInline):
     raw_id_fields = ("user",)
 
 
-@admin.action(description="Replay as record (download the RULES.md Partie records)")
+@admin.action(description=_("Replay as record (download the RULES.md Partie records)"))
 def replay_as_record(modeladmin: admin.ModelAdmin, request: HttpRequest, queryset) -> HttpResponse:
     records = []
     for table in queryset.select_related("partie"):
