@@ -33,6 +33,8 @@ import sys
 import time
 from pathlib import Path
 
+from django.db.models import F
+
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
@@ -46,7 +48,23 @@ def main() -> None:
     parser.add_argument(
         "--reset", action="store_true", help="with --keep-db: make run 1 a first run again"
     )
+    parser.add_argument(
+        "--runs",
+        default="as-is,same",
+        help=(
+            "comma-separated timed runs, each prepared (untimed) as named: as-is (nothing done), "
+            "first (--reset first: nothing stored, every job pending), same (nothing changed), "
+            "changed (RATINGS_BOT_MU moved by 100 first: every change after the first bot table "
+            "differs), perturbed (every stored change's mu_after nudged first: all rows differ), "
+            "thinned (nine stored changes in ten deleted first: a rerun that mostly inserts)"
+        ),
+    )
+    parser.add_argument("--build-only", action="store_true", help="build the rows, time nothing")
     args = parser.parse_args()
+    runs = args.runs.split(",")
+    unknown = set(runs) - set(PREPARE)
+    if unknown:
+        parser.error(f"unknown runs: {', '.join(sorted(unknown))}")
 
     if "DATABASE_URL" not in os.environ:
         db_file = ROOT / "var" / "bench_ratings.sqlite3"
@@ -70,13 +88,17 @@ def main() -> None:
         print(f"built {args.parties:,} Parties in {time.perf_counter() - started:.1f} s")
     elif args.reset:
         reset()
+    if args.build_only:
+        return
 
     def quiet(done: int, total: int) -> None:
         return None
 
     from django.db import connection
 
-    for run in (1, 2):
+    for run, kind in enumerate(runs, start=1):
+        PREPARE[kind]()
+        before = snapshot_changes() if kind != "first" else None
         server_started = server_cpu()
         waits_started = run_queue_waits()
         started, cpu_started = time.perf_counter(), time.process_time()
@@ -91,12 +113,84 @@ def main() -> None:
             else ""
         )
         waited = " / ".join(f"{w:.2f}" for w in waits)
+        differing = f", {differing_changes(before)} changes rewritten" if before else ""
         print(
-            f"recompute run {run}: {count:,} Parties in {seconds:.2f} s wall, "
+            f"recompute run {run} ({kind}{differing}): {count:,} Parties in {seconds:.2f} s wall, "
             f"{cpu:.2f} s CPU of this process{on_server} ({connection.vendor}; budget 15 s; "
             f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; "
             f"waited for a CPU: {waited} s this process{' / server' if len(waits) > 1 else ''})"
         )
+
+
+def change_bot_mu() -> None:
+    """A change of a rating parameter: the bots' fixed rating becomes a value no earlier run
+    used (1600-1700, from the clock), so every Partie with a bot seat, and everything after it
+    for the players who met that bot, rates differently. The run prints how many changes it
+    rewrote."""
+    from django.conf import settings
+
+    settings.RATINGS_BOT_MU = 1600.0 + (time.time_ns() // 1000 % 100_000) / 1000
+    vacuum()
+
+
+def perturb() -> None:
+    """Every stored rating change differs from the replay (``mu_after`` nudged)."""
+    from django.db import transaction
+
+    from ratings.models import RatingChange
+
+    with transaction.atomic():
+        RatingChange.objects.update(mu_after=F("mu_after") + 0.5)
+    vacuum()
+
+
+def thin() -> None:
+    """Nine stored rating changes in ten are gone: a rerun that mostly inserts."""
+    from django.db import connection, transaction
+
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("DELETE FROM ratings_ratingchange WHERE id % 10 <> 0")
+    vacuum()
+
+
+def snapshot_changes() -> str:
+    """Copy the stored changes' keys and values aside, to count afterwards what a run rewrote."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("DROP TABLE IF EXISTS bench_changes_before")
+        cursor.execute(
+            "CREATE TABLE bench_changes_before AS SELECT partie_id, user_id, mu_before, "
+            "sigma_before, mu_after, sigma_after FROM ratings_ratingchange"
+        )
+    return "bench_changes_before"
+
+
+def differing_changes(table: str) -> str:
+    """How many changes differ from the copy ``snapshot_changes`` took (or are new), of all."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*), sum(CASE WHEN b.partie_id IS NULL OR b.mu_before <> c.mu_before "
+            "OR b.sigma_before <> c.sigma_before OR b.mu_after <> c.mu_after "
+            "OR b.sigma_after <> c.sigma_after THEN 1 ELSE 0 END) "
+            f"FROM ratings_ratingchange c LEFT JOIN {table} b "
+            "ON b.partie_id = c.partie_id AND b.user_id = c.user_id"
+        )
+        total, differing = cursor.fetchone()
+        cursor.execute(f"DROP TABLE {table}")
+    return f"{differing or 0:,} of {total:,}"
+
+
+PREPARE = {
+    "as-is": lambda: None,
+    "first": lambda: reset(),
+    "same": lambda: None,
+    "changed": lambda: change_bot_mu(),
+    "perturbed": lambda: perturb(),
+    "thinned": lambda: thin(),
+}
 
 
 def backend_pid() -> int | None:

@@ -126,18 +126,20 @@ def test_a_rerun_rewrites_no_rating_change_and_restores_tampered_ones():
     services.recompute_all_ratings()
     assert dict(RatingChange.objects.values_list("pk", "mu_after")) == ids
     assert snapshot() == expected
-    # Tampered, missing and foreign rows are repaired; the untouched rows stay in place.
+    # Tampered and missing rows are repaired: a tampered row in place (it keeps its primary
+    # key, whichever column differs), a missing one inserted again.
     first, second, third = RatingChange.objects.order_by("pk")[:3]
     RatingChange.objects.filter(pk=first.pk).update(mu_after=first.mu_after + 1e-9)
     RatingChange.objects.filter(pk=second.pk).update(
-        finished_at=second.finished_at + dt.timedelta(seconds=1)
+        finished_at=second.finished_at + dt.timedelta(seconds=1), left=True, seat=5
     )
     RatingChange.objects.filter(pk=third.pk).delete()
     services.recompute_all_ratings()
     assert snapshot() == expected
+    assert RatingChange.objects.get(pk=second.pk).finished_at == second.finished_at
     kept = set(RatingChange.objects.values_list("pk", flat=True))
-    assert set(ids) - {first.pk, second.pk, third.pk} <= kept
-    assert first.pk not in kept and second.pk not in kept
+    assert set(ids) - {third.pk} <= kept
+    assert third.pk not in kept and len(kept) == len(ids)
 
 
 def history_index_exists() -> bool:
@@ -284,4 +286,112 @@ def test_a_first_run_refused_by_the_database_leaves_everything_as_it_was(monkeyp
     assert not PlayerRating.objects.exists()
     assert RatedPartie.objects.filter(status=RatedPartie.Status.PENDING).count() == 6
     assert history_index_exists()
+    assert not [t for t in threading.enumerate() if t.name == "recompute-copy"]
+
+
+def temporary_tables_left() -> list[str]:
+    """PostgreSQL: the rerun's temporary tables still visible to this session (none on SQLite)."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return []
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT relname FROM pg_class WHERE relpersistence = 't' AND relname IN (%s, %s)",
+            [services._PIECE, services._SEEN],
+        )
+        return [name for (name,) in cursor.fetchall()]
+
+
+def join_methods() -> list[str]:
+    """PostgreSQL: the planner settings a rerun switches off for its merges."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return []
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT current_setting('enable_hashjoin'), current_setting('enable_mergejoin')"
+        )
+        return list(cursor.fetchone())
+
+
+def rated_history_with_bots(users: list, count: int) -> list:
+    parties = []
+    for i in range(count):
+        fourth = users[(i % 3 + 3 + i // 3 % 3) % 6]  # one of the three not in the slice
+        players = users[i % 3 : i % 3 + 3] + ([BOT] if i % 3 == 0 else [fourth])
+        parties.append(
+            finished_partie(players, [i, 12, 30 - i, 5 + i % 7], EPOCH + dt.timedelta(hours=i))
+        )
+        record(parties[-1])
+    services.apply_pending_ratings()
+    return parties
+
+
+def test_a_rerun_after_a_change_of_the_rating_parameters_updates_the_changes_in_place(
+    monkeypatch, settings
+):
+    """Another fixed bot rating changes nearly every stored change: the rerun (merged piece by
+    piece on PostgreSQL, here 3 Parties a piece) updates them in place, keeping their primary
+    keys, deletes the changes of a voided Partie, inserts a missing one, and ends exactly
+    where a first run under the new parameters ends."""
+    monkeypatch.setattr(services, "STREAM_JOBS", 3)
+    users = UserFactory.create_batch(6)
+    parties = rated_history_with_bots(users, 14)
+    before = dict(RatingChange.objects.values_list("pk", "mu_after"))
+    keys = {(c.partie_id, c.user_id): c.pk for c in RatingChange.objects.all()}
+    RatedPartie.objects.filter(partie=parties[5]).update(status=RatedPartie.Status.SKIPPED)
+    missing = RatingChange.objects.filter(partie=parties[9]).first()
+    missing.delete()
+    hash_join_before = join_methods()
+
+    settings.RATINGS_BOT_MU = 1750.0
+    assert services.recompute_all_ratings() == 13
+    rerun = snapshot()
+    after = {(c.partie_id, c.user_id): c.pk for c in RatingChange.objects.all()}
+    # Rewritten in place: every change that still counts keeps its primary key.
+    voided = {key for key in keys if key[0] == parties[5].pk}
+    assert voided and not voided & set(after)
+    kept = set(keys) - voided - {(missing.partie_id, missing.user_id)}
+    assert {key: after[key] for key in kept} == {key: keys[key] for key in kept}
+    assert (missing.partie_id, missing.user_id) in after
+    changed = sum(
+        before.get(pk) != mu for pk, mu in RatingChange.objects.values_list("pk", "mu_after")
+    )
+    assert changed > len(after) // 2
+    assert temporary_tables_left() == []
+    assert join_methods() == hash_join_before
+
+    # The same as a first run under the new parameters.
+    RatingChange.objects.all().delete()
+    PlayerRating.objects.all().delete()
+    assert services.recompute_all_ratings() == 13
+    assert snapshot() == rerun
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_rerun_refused_by_the_database_leaves_everything_as_it_was(monkeypatch, settings):
+    """A rerun whose changes the database refuses (a player id that does not exist, in a
+    piece after others were already merged on PostgreSQL) rolls back whole: the stored
+    changes and ratings as they were, no temporary table, no thread left."""
+    import threading
+
+    from django.db import IntegrityError
+
+    monkeypatch.setattr(services, "STREAM_JOBS", 2)
+    users = UserFactory.create_batch(6)
+    rated_history_with_bots(users, 8)
+    stored = snapshot()
+    ids = set(RatingChange.objects.values_list("pk", flat=True))
+    job = RatedPartie.objects.order_by("finished_at")[5]
+    job.participants[0]["user_id"] = 10**9
+    job.save(update_fields=["participants"])
+
+    settings.RATINGS_BOT_MU = 1750.0  # and every other change would be rewritten
+    with pytest.raises(IntegrityError):
+        services.recompute_all_ratings()
+    assert snapshot() == stored
+    assert set(RatingChange.objects.values_list("pk", flat=True)) == ids
+    assert temporary_tables_left() == []
     assert not [t for t in threading.enumerate() if t.name == "recompute-copy"]
