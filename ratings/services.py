@@ -29,6 +29,7 @@ from django.db import IntegrityError, OperationalError, connection, transaction
 from django.db.models import F, Q, TextField
 from django.db.models.functions import Cast
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from ratings import elo, matchmaking
 from ratings.models import (
@@ -1003,7 +1004,7 @@ def join_queue(
         rated=True, status=Table.Status.PLAYING, seats__user=user, context__ladder=True
     ).exists()
     if busy:
-        raise QueueError("Finish your ranked table before queueing again.")
+        raise QueueError(_("Finish your ranked table before queueing again."))
     try:
         with transaction.atomic():
             return LadderQueueEntry.objects.create(

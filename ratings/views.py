@@ -10,6 +10,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from ratings import selectors, services
@@ -53,7 +54,7 @@ def ladder(request: HttpRequest) -> HttpResponse:
 def join_queue(request: HttpRequest) -> HttpResponse:
     try:
         services.join_queue(request.user, ip=client_ip(request))
-        messages.success(request, "You are in the ranked queue.")
+        messages.success(request, _("You are in the ranked queue."))
     except services.QueueError as error:
         messages.error(request, str(error))
     return _back(request)
@@ -63,7 +64,7 @@ def join_queue(request: HttpRequest) -> HttpResponse:
 @require_POST
 def leave_queue(request: HttpRequest) -> HttpResponse:
     if services.leave_queue(request.user):
-        messages.info(request, "You left the ranked queue.")
+        messages.info(request, _("You left the ranked queue."))
     return _back(request)
 
 

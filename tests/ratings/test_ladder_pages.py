@@ -151,3 +151,27 @@ def test_queue_widget_renders_inside_any_page_by_one_include(rf):
     assert "Play ranked" in template.render({"user": user}, request)
     services.join_queue(user, now=timezone.now())
     assert "Leave the queue" in template.render({"user": user}, request)
+
+
+@pytest.mark.parametrize(
+    ("language", "joined", "left"),
+    [
+        (
+            "de",
+            "Du bist in der Ranglisten-Warteschlange.",
+            "Du hast die Ranglisten-Warteschlange verlassen.",
+        ),
+        ("en", "You are in the ranked queue.", "You left the ranked queue."),
+    ],
+)
+def test_queue_confirmations_are_in_the_visitors_language(client, language, joined, left):
+    from django.conf import settings
+    from django.contrib.messages import get_messages
+
+    client.force_login(UserFactory())
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+
+    client.post(reverse("ratings:queue_join"), {"next": "/lobby/"})
+    response = client.post(reverse("ratings:queue_leave"), {"next": "/lobby/"})
+    # Neither redirect was followed, so both notices are still waiting to be shown.
+    assert [str(m) for m in get_messages(response.wsgi_request)] == [joined, left]

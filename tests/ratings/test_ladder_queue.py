@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from django.utils import translation
 
 from games import services as games
 from games.models import Seat, Table
@@ -125,8 +126,12 @@ def test_a_group_is_consumed_once_even_if_two_rounds_propose_it():
 def test_a_player_at_a_running_ranked_table_cannot_queue_again():
     users = [queued(mu) for mu in (1500, 1510, 1520, 1530)]
     services.form_ladder_tables(now=T0 + dt.timedelta(seconds=5))
-    with pytest.raises(services.QueueError):
+    with pytest.raises(services.QueueError) as english:
         services.join_queue(users[0], now=T0 + dt.timedelta(seconds=6))
+    with translation.override("de"), pytest.raises(services.QueueError) as german:
+        services.join_queue(users[0], now=T0 + dt.timedelta(seconds=6))
+    assert str(english.value) == "Finish your ranked table before queueing again."
+    assert str(german.value).startswith("Spiel erst Deinen Ranglistentisch zu Ende")
 
 
 def test_leaving_a_ranked_table_counts_as_last_place(settings):
