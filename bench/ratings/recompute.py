@@ -5,6 +5,8 @@
     .venv/bin/python bench/ratings/recompute.py --keep-db --reset  # reuse the rows, all pending
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/rosbi_bench_ratings \
         .venv/bin/python bench/ratings/recompute.py --keep-db --reset
+    .venv/bin/python bench/ratings/recompute.py --build-only        # build, time nothing
+    .venv/bin/python bench/ratings/recompute.py --keep-db --runs first,same,changed,perturbed
 
 Builds tables, Parties and their rating jobs (3-6 seats, 2,000 players, some bots and
 leavers) with bulk inserts, then prints the seconds of a full recompute (maths in memory,
@@ -14,6 +16,11 @@ with it, point it at a database of its own (it deletes every Partie there).
 
 Run 1 is a first run only on a fresh build or with ``--reset`` (which deletes the rating
 changes and ratings and marks every job pending); run 2 then finds everything applied.
+``--runs`` lists the timed runs instead, each prepared (untimed) as named: ``first`` (reset),
+``same`` (nothing changed), ``changed`` (a change of a rating parameter, the bots' fixed
+rating: nearly every stored change differs), ``perturbed`` (every stored change nudged),
+``thinned`` (nine stored changes in ten deleted); every run but ``first`` also prints how many
+stored changes it rewrote or inserted.
 Each run prints wall time, the CPU time of this process and, on PostgreSQL, the CPU time of
 the server process serving the connection (read from /proc: the server must be local), plus
 the load average: on a shared machine wall time includes waiting for a CPU. It also prints
