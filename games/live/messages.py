@@ -14,12 +14,9 @@ from games.engine import IllegalMove
 
 
 def _suit_name(suit: int) -> str:
-    return (
-        pgettext("suit", "Clubs"),
-        pgettext("suit", "Spades"),
-        pgettext("suit", "Hearts"),
-        pgettext("suit", "Diamonds"),
-    )[suit]
+    # As the table page names them (templates/games/partials/labels.html); only "Clubs"
+    # needs a context, since the site also has clubs of players.
+    return (pgettext("card suit", "Clubs"), _("Spades"), _("Hearts"), _("Diamonds"))[suit]
 
 
 def _cards(codes: list[str]) -> str:
