@@ -28,7 +28,19 @@ run: $(STAMP)
 	$(BIN)/python manage.py seed_demo
 	exec $(BIN)/python manage.py runplatform --port $(PORT)
 
-test: $(STAMP)
+# The browser tests drive Debian's Chromium (Playwright's own browser download is not
+# reachable everywhere): installed here when missing, or point CHROMIUM_PATH at another one.
+CHROMIUM_PATH ?= /usr/bin/chromium
+export CHROMIUM_PATH
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+$(CHROMIUM_PATH):
+	@command -v apt-get >/dev/null || { echo "The browser tests need Chromium: install it and set CHROMIUM_PATH"; exit 1; }
+	@echo "Installing Debian's chromium for the browser tests"
+	$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+	$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+
+test: $(STAMP) $(CHROMIUM_PATH)
 	$(BIN)/pytest
 
 lint: $(STAMP)
