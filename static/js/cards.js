@@ -238,6 +238,20 @@ export function sortHand(codes) {
   );
 }
 
+/**
+ * A seat's name as this page shows it. The server names a bot seat "Bot (<level>)" in
+ * English, in frames shared by viewers of every language; the page words it from its own
+ * labels (`bot_seat`, `bot_level_<level>`) instead.
+ */
+export function seatLabel(seat, labels) {
+  if (!seat) return "";
+  if (!seat.user_id && seat.bot_level) {
+    const level = labels[`bot_level_${seat.bot_level}`] ?? seat.bot_level;
+    return (labels.bot_seat ?? "Bot ({level})").replace("{level}", level);
+  }
+  return seat.name || "";
+}
+
 export function escapeXml(text) {
   return String(text)
     .replaceAll("&", "&amp;")

@@ -1,7 +1,7 @@
 // Lobby: keeps the list of open tables fresh (lobby websocket when the server offers it,
 // else polling /lobby/tables.json) and copies invite links. The page works without it.
 
-import { escapeXml } from "./cards.js";
+import { escapeXml, seatLabel } from "./cards.js";
 
 const POLL_MS = 4000;
 
@@ -69,7 +69,7 @@ class Lobby {
     const seats = (table.seats || [])
       .map((seat) =>
         seat.name
-          ? `<span>${escapeXml(seat.name)}</span>`
+          ? `<span>${escapeXml(seatLabel(seat, this.labels))}</span>`
           : `<span class="free">${escapeXml(this.t("free"))}</span>`,
       )
       .join("");

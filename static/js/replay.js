@@ -11,6 +11,7 @@ import {
   escapeXml,
   RANKS,
   rankValue,
+  seatLabel,
   SUITS,
   sortHand,
   suitIcon,
@@ -222,8 +223,8 @@ class ReplayApp {
 
   seatName(seat) {
     const info = this.seats.find((s) => s.seat === seat);
-    const name = info && info.name ? info.name : this.t("seat_n", { n: seat + 1 });
-    const twins = this.seats.filter((s) => s.name === name).length;
+    const name = seatLabel(info, this.labels) || this.t("seat_n", { n: seat + 1 });
+    const twins = this.seats.filter((s) => seatLabel(s, this.labels) === name).length;
     return twins > 1 ? name.replace(/^(\S+)/, `$1 ${seat + 1}`) : name;
   }
 
@@ -343,8 +344,9 @@ class ReplayApp {
     const placeOf = (t) => 1 + totals.filter((o) => o < t).length;
     const head = `<thead><tr><th scope="col">${escapeXml(this.t("contract"))}</th>${seats
       .map((s) => {
-        const names = this.seats.map((x) => x.name || "");
-        const base = (this.seats.find((x) => x.seat === s) || {}).name || this.t("seat_n", { n: s + 1 });
+        const names = this.seats.map((x) => seatLabel(x, this.labels));
+        const base =
+          seatLabel(this.seats.find((x) => x.seat === s), this.labels) || this.t("seat_n", { n: s + 1 });
         return `<th scope="col" title="${escapeXml(this.seatName(s))}">${escapeXml(shortName(base, names, s))}</th>`;
       })
       .join("")}</tr></thead>`;

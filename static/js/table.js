@@ -15,6 +15,7 @@ import {
   escapeXml,
   rankValue,
   RANKS,
+  seatLabel,
   sortHand,
   suitIcon,
   SUITS,
@@ -478,9 +479,11 @@ class TableApp {
 
   seatName(seatNumber) {
     const seat = this.seat(seatNumber);
-    let name = seat && seat.name ? seat.name : this.t("seat_n", { n: seatNumber + 1 });
+    let name = seatLabel(seat, this.labels) || this.t("seat_n", { n: seatNumber + 1 });
     // Three "Bot (heuristic)"s must still be told apart: add the seat number to twins.
-    const twins = ((this.state && this.state.table.seats) || []).filter((s) => s.name === name);
+    const twins = ((this.state && this.state.table.seats) || []).filter(
+      (s) => seatLabel(s, this.labels) === name,
+    );
     if (twins.length > 1) name = name.replace(/^(\S+)/, `$1 ${seatNumber + 1}`);
     return this.isMe(seatNumber) ? `${name} (${this.t("you")})` : name;
   }
@@ -759,8 +762,9 @@ class TableApp {
         .map((s) => {
           // Narrow columns: a short name in the header, the full one as its title.
           const full = this.seatName(s);
-          const base = (this.seat(s) && this.seat(s).name) || this.t("seat_n", { n: s + 1 });
-          const short = shortName(base, (table.seats || []).map((x) => x.name || ""), s);
+          const base = seatLabel(this.seat(s), this.labels) || this.t("seat_n", { n: s + 1 });
+          const names = (table.seats || []).map((x) => seatLabel(x, this.labels));
+          const short = shortName(base, names, s);
           return `<th scope="col" class="${this.isMe(s) ? "is-me" : ""}" title="${escapeXml(full)}">${escapeXml(short)}</th>`;
         })
         .join("") +
