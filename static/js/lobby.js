@@ -61,7 +61,7 @@ class Lobby {
     this.empty.hidden = tables.length > 0;
     this.list.innerHTML = tables.map((table) => this.itemHtml(table)).join("");
     this.refreshed.textContent = this.t("updated", {
-      time: new Date().toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" }),
+      time: new Date().toLocaleTimeString(document.documentElement.lang || [], { hour: "2-digit", minute: "2-digit", second: "2-digit" }),
     });
   }
 

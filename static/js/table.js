@@ -804,7 +804,7 @@ class TableApp {
     if (this.chat.length > 200) this.chat.shift();
     const item = document.createElement("li");
     item.className = `chat-${ev.channel}`;
-    const time = ev.at ? new Date(ev.at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) : "";
+    const time = ev.at ? new Date(ev.at).toLocaleTimeString(document.documentElement.lang || [], { hour: "2-digit", minute: "2-digit" }) : "";
     item.innerHTML =
       `<span class="chat-meta">${escapeXml(time)} · ${escapeXml(this.t(`chat_${ev.channel}`))}</span> ` +
       `<strong>${escapeXml(ev.author)}</strong> ${escapeXml(ev.text)}`;
