@@ -57,16 +57,13 @@ def _code_list(mask: int) -> list[str]:
     return [c.code for c in mask_to_cards(mask)]
 
 
-def _codes(mask: int) -> str:
-    return ", ".join(_code_list(mask))
-
-
 def _must_follow(seat: int, suit: int, holding: int) -> IllegalMove:
     """The refusal of a card that does not follow the led suit while ``holding`` does."""
+    cards = _code_list(holding)
     return IllegalMove(
-        f"seat {seat} must follow {SUIT_NAMES_FRENCH[suit]}: it holds {_codes(holding)}",
+        f"seat {seat} must follow {SUIT_NAMES_FRENCH[suit]}: it holds {', '.join(cards)}",
         reason="must_follow",
-        details={"suit": suit, "cards": _code_list(holding)},
+        details={"suit": suit, "cards": cards},
     )
 
 
@@ -918,10 +915,11 @@ class _LayoutDeal(Deal):
         if index == PASS_INDEX:
             playable = hand & (self._ext_mask | JACK_MASK)
             if playable:
+                cards = _code_list(playable)
                 raise IllegalMove(
-                    f"seat {seat} cannot pass while it can lay a card ({_codes(playable)})",
+                    f"seat {seat} cannot pass while it can lay a card ({', '.join(cards)})",
                     reason="pass_while_able",
-                    details={"cards": _code_list(playable)},
+                    details={"cards": cards},
                 )
         else:
             if index > PASS_INDEX or index < 0 or not hand >> index & 1:
@@ -940,11 +938,12 @@ class _LayoutDeal(Deal):
                 self._ext_mask ^= bit
             elif rank == JACK:
                 if not self._free and hand & self._ext_mask:
+                    cards = _code_list(hand & self._ext_mask)
                     raise IllegalMove(
                         f"seat {seat} must extend a row before starting a new one "
-                        f"(it can lay {_codes(hand & self._ext_mask)})",
+                        f"(it can lay {', '.join(cards)})",
                         reason="must_extend",
-                        details={"cards": _code_list(hand & self._ext_mask)},
+                        details={"cards": cards},
                     )
                 self._low[suit] = JACK
                 self._high[suit] = JACK

@@ -8,9 +8,21 @@ the person at the table, addressed to them ("you") rather than to a seat number.
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
+from django.utils.translation import gettext_lazy, pgettext
 
 from games.engine import IllegalMove
+
+# One sentence per reason; its placeholders are the reason's details (``cards`` joined).
+_TEXTS = {
+    "not_a_move": gettext_lazy('"%(move)s" is not a card or "pass" (rank then suit, e.g. 7C).'),
+    "deal_over": gettext_lazy("The deal is already over."),
+    "cannot_pass": gettext_lazy("You cannot pass: passing is only for the layout game."),
+    "pass_while_able": gettext_lazy("You cannot pass while you can lay a card (%(cards)s)."),
+    "not_held": gettext_lazy("You do not hold %(card)s."),
+    "must_follow": gettext_lazy("You must follow %(suit)s: you hold %(cards)s."),
+    "must_extend": gettext_lazy("Extend a row before you start a new one (you can lay %(cards)s)."),
+    "no_row": gettext_lazy("%(card)s neither extends a row nor starts one."),
+}
 
 
 def _suit_name(suit: int) -> str:
@@ -19,39 +31,15 @@ def _suit_name(suit: int) -> str:
     return (pgettext("card suit", "Clubs"), _("Spades"), _("Hearts"), _("Diamonds"))[suit]
 
 
-def _cards(codes: list[str]) -> str:
-    return ", ".join(codes)
-
-
 def illegal_move_text(error: IllegalMove) -> str:
     """What to tell the player whose move the engine refused (the engine's own English
     message when the reason is one this module does not know)."""
-    reason, details = error.reason, error.details
-    if reason == "not_a_move":
-        return _('"%(move)s" is not a card or "pass" (rank then suit, e.g. 7C).') % {
-            "move": details.get("move", "")
-        }
-    if reason == "deal_over":
-        return _("The deal is already over.")
-    if reason == "cannot_pass":
-        return _("You cannot pass: passing is only for the layout game.")
-    if reason == "pass_while_able":
-        return _("You cannot pass while you can lay a card (%(cards)s).") % {
-            "cards": _cards(details.get("cards", []))
-        }
-    if reason == "not_held":
-        return _("You do not hold %(card)s.") % {"card": details.get("card", "")}
-    if reason == "must_follow":
-        return _("You must follow %(suit)s: you hold %(cards)s.") % {
-            "suit": _suit_name(details["suit"]),
-            "cards": _cards(details.get("cards", [])),
-        }
-    if reason == "must_extend":
-        return _("Extend a row before you start a new one (you can lay %(cards)s).") % {
-            "cards": _cards(details.get("cards", []))
-        }
-    if reason == "no_row":
-        return _("%(card)s neither extends a row nor starts one.") % {
-            "card": details.get("card", "")
-        }
-    return error.message
+    text = _TEXTS.get(error.reason)
+    if text is None:
+        return error.message
+    values = dict(error.details)
+    if "cards" in values:
+        values["cards"] = ", ".join(values["cards"])
+    if "suit" in values:
+        values["suit"] = _suit_name(values["suit"])
+    return str(text) % values
