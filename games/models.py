@@ -83,9 +83,12 @@ class Table(models.Model):
     # When the bot on turn should have moved: past it the sweeper queues the bot task again
     # (a lost task or a restarted worker must not stall the table).
     bot_due_at = models.DateTimeField(null=True, blank=True, db_index=True)
-    # Hooks for tournaments: a plain id now, a foreign key once the tournaments app needs one.
+    # Hooks for other apps, as plain values so games never imports them: the tournament round
+    # a table plays (tournaments keep the link), the rating pool of a rated table (blank: the
+    # ratings app's default pool) and whether the ranked queue formed it.
     tournament_round_id = models.PositiveIntegerField(null=True, blank=True, db_index=True)
-    context = models.JSONField(default=dict, blank=True)
+    rating_pool = models.CharField(_("rating pool"), max_length=32, blank=True, default="")
+    ranked_queue = models.BooleanField(_("formed by the ranked queue"), default=False)
     created = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -132,6 +135,16 @@ class Seat(models.Model):
     bot_level = models.CharField(max_length=16, choices=BOT_LEVEL_CHOICES, blank=True)
     # The player's clock ran out: a bot plays for the seat until the player acts again.
     away = models.BooleanField(default=False)
+    # Who held the seat when the Partie started, and when they left it for good (a bot then
+    # plays on): ratings and standings count the Partie for that player.
+    started_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    left_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["table", "number"]
@@ -256,6 +269,15 @@ class SeatResult(models.Model):
     bot_level = models.CharField(max_length=16, blank=True)
     total = models.IntegerField()
     place = models.PositiveSmallIntegerField()
+    # Copied from the seat: the player who started the Partie here and when they left.
+    started_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    left_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["partie", "seat"]

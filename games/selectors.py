@@ -13,7 +13,8 @@ from typing import Any
 from django.db.models import Prefetch
 
 from games.engine import Deal
-from games.models import PartieDeal, Seat, Table, TableEvent
+from games.models import Partie, PartieDeal, Seat, Table, TableEvent
+from games.outcomes import PartieOutcome, SeatOutcome
 
 MAX_REPLAY_EVENTS = 200
 
@@ -238,3 +239,38 @@ def replay_data(table: Table) -> dict[str, Any] | None:
         "partie_record": partie.to_record().to_dict(),
         "seats": [seat_info(s) for s in seats_of(table)],
     }
+
+
+def partie_outcome(partie_id: int) -> PartieOutcome:
+    """The typed result of a finished Partie that ``partie_finished`` hands to other apps."""
+    partie = Partie.objects.select_related("table").get(pk=partie_id)
+    table = partie.table
+    seats = tuple(
+        SeatOutcome(
+            seat=result.seat,
+            user_id=result.started_by_id if result.started_by_id is not None else result.user_id,
+            bot_level=result.bot_level or None,
+            total=result.total,
+            place=result.place,
+            left_at=result.left_at if result.started_by_id is not None else None,
+        )
+        for result in partie.results.order_by("seat")
+    )
+    return PartieOutcome(
+        partie_id=partie.pk,
+        table_id=table.pk,
+        players=table.size,
+        started_at=partie.started_at,
+        finished_at=partie.finished_at or table.finished_at or partie.started_at,
+        rated=table.rated,
+        rating_pool=table.rating_pool,
+        ranked_queue=table.ranked_queue,
+        tournament_round_id=table.tournament_round_id,
+        seats=seats,
+    )
+
+
+def seats_with_own_moves(table_id: int) -> set[int]:
+    """Seats whose player made at least one move of their own (not a bot standing in)."""
+    moved = TableEvent.objects.filter(table_id=table_id, kind="move", data__by_bot=False)
+    return {int(seat) for seat in moved.values_list("data__seat", flat=True)}

@@ -8,29 +8,24 @@ database says is the whole truth and any process can serve any table.
 
 from __future__ import annotations
 
-import asyncio
-import atexit
-import contextlib
 import datetime as dt
 import json
 import logging
-import os
 import random
 import secrets
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, TypeVar
 
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import selectors
+from games.broadcast import send_to_group
 from games.engine import (
     CONTRACT_ORDER,
     DEALS_PER_PARTIE,
@@ -53,7 +48,7 @@ from games.models import (
     TableEvent,
     TableMute,
 )
-from rosbi_platform.locking import retry_while_locked, with_row_lock
+from rosbi_platform.locking import retry_on_conflict, with_row_lock
 
 logger = logging.getLogger(__name__)
 
@@ -64,7 +59,6 @@ CHAT_MAX_LENGTH = 500
 EMAIL_TURN_SECONDS = 3600
 # Bounds the bot loop of one task run: a Partie of six players has at most 6 * 6 + passes.
 MAX_BOT_MOVES_PER_RUN = 400
-_SQLITE_LOCK_ATTEMPTS = 200
 
 
 class ServiceError(Exception):
@@ -103,115 +97,13 @@ def default_bot_level() -> str:
 # --------------------------------------------------------------------------- infrastructure
 
 
-def _retry_while_sqlite_is_locked(work: Callable[[], T]) -> T:
-    """Run ``work``, retried while SQLite's write lock is held elsewhere (``rosbi_platform.locking``)."""
-    return retry_while_locked(work, _SQLITE_LOCK_ATTEMPTS)
-
-
 def _with_locked_table(table_id: int, work: Callable[[Table], T]) -> T:
     """Run ``work`` in a transaction holding the table row lock."""
-    return with_row_lock(Table, work, "version", _SQLITE_LOCK_ATTEMPTS, pk=table_id)
-
-
-class _Publisher:
-    """One event loop thread per process that publishes to the channel layer.
-
-    ``async_to_sync`` from a plain thread (Celery workers, the sweeper) would start a new loop
-    and a new Redis connection for every broadcast; this keeps one of each. ``send`` only
-    queues: the committing thread never waits for Redis (a worker's database threads go on to
-    the next move), and one task publishes the queue in submission order, which keeps a
-    table's events in version order.
-    """
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._queue: asyncio.Queue[tuple[str, dict[str, Any]]] | None = None
-        self._pid: int | None = None
-        self._drainer: asyncio.Task[None] | None = None
-
-    def _running_loop(self) -> tuple[asyncio.AbstractEventLoop, asyncio.Queue[Any]]:
-        with self._lock:
-            if self._loop is None or self._queue is None or self._pid != os.getpid():
-                loop = asyncio.new_event_loop()
-                queue: asyncio.Queue[tuple[str, dict[str, Any]]] = asyncio.Queue()
-                self._drainer = loop.create_task(self._drain(queue))
-                threading.Thread(
-                    target=loop.run_forever, name="games-broadcast", daemon=True
-                ).start()
-                self._loop, self._queue, self._pid = loop, queue, os.getpid()
-                atexit.register(self._shutdown)
-            return self._loop, self._queue
-
-    @staticmethod
-    async def _drain(queue: asyncio.Queue[Any]) -> None:
-        while True:
-            group, message = await queue.get()
-            if isinstance(message, asyncio.Event):  # a flush marker: all before it is sent
-                message.set()
-                continue
-            try:
-                layer = get_channel_layer()
-                if layer is not None:
-                    await layer.group_send(group, message)
-            except Exception:  # noqa: BLE001 - clients heal a lost publish by versions
-                logger.exception("broadcast to %s failed", group)
-
-    def send(self, group: str, message: dict[str, Any]) -> None:
-        if get_channel_layer() is None:
-            return
-        loop, queue = self._running_loop()
-        loop.call_soon_threadsafe(queue.put_nowait, (group, message))
-
-    def flush(self, timeout: float = 5.0) -> None:
-        """Wait until everything queued so far is published (tests, and at process exit so
-        that one-shot commands such as ``sweep_clocks`` lose no broadcast)."""
-        loop, queue = self._loop, self._queue
-        if loop is None or queue is None or self._pid != os.getpid() or not loop.is_running():
-            return
-
-        async def marker() -> None:
-            reached = asyncio.Event()
-            queue.put_nowait(("", reached))
-            await reached.wait()
-
-        try:
-            asyncio.run_coroutine_threadsafe(marker(), loop).result(timeout)
-        except Exception:  # noqa: BLE001 - a flush is best effort, like the publish itself
-            logger.warning("broadcast queue not flushed within %.1f s", timeout)
-
-    def _shutdown(self) -> None:
-        """At process exit: publish what is queued, then stop the loop cleanly."""
-        loop = self._loop
-        if loop is None or self._pid != os.getpid() or not loop.is_running():
-            return
-        self.flush()
-        drainer = self._drainer
-
-        async def stop_drainer() -> None:
-            if drainer is not None:
-                drainer.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await drainer
-
-        with contextlib.suppress(Exception):
-            asyncio.run_coroutine_threadsafe(stop_drainer(), loop).result(1.0)
-        loop.call_soon_threadsafe(loop.stop)
-
-
-_publisher = _Publisher()
-
-
-def _send_to_group(group: str, message: dict[str, Any]) -> None:
-    """Publish after commit; a lost publish is healed by the clients' version checks."""
-    try:
-        _publisher.send(group, message)
-    except Exception:  # noqa: BLE001 - a broadcast must never undo or block a committed move
-        logger.exception("broadcast to %s failed", group)
+    return with_row_lock(Table, work, pk=table_id)
 
 
 def _notify_lobby() -> None:
-    transaction.on_commit(partial(_send_to_group, LOBBY_GROUP, {"type": "lobby.changed"}))
+    transaction.on_commit(partial(send_to_group, LOBBY_GROUP, {"type": "lobby.changed"}))
 
 
 class _EventLog:
@@ -249,7 +141,7 @@ class _EventLog:
         messages = [e.as_message() for e in self.events]
         self.events = []
         transaction.on_commit(
-            partial(_send_to_group, table.group_name, {"type": "table.events", "events": messages})
+            partial(send_to_group, table.group_name, {"type": "table.events", "events": messages})
         )
 
 
@@ -360,7 +252,8 @@ def create_table(
     fill_with_bots: bool = False,
     bot_level: str = "heuristic",
     tournament_round_id: int | None = None,
-    context: dict[str, Any] | None = None,
+    rating_pool: str = "",
+    ranked_queue: bool = False,
     seat_owner: bool = True,
 ) -> Table:
     """A new open table with empty seats; the owner takes seat 0 unless told otherwise."""
@@ -385,7 +278,8 @@ def create_table(
             fill_with_bots=fill_with_bots,
             bot_level=bot_level,
             tournament_round_id=tournament_round_id,
-            context=context or {},
+            rating_pool=rating_pool,
+            ranked_queue=ranked_queue,
         )
         Seat.objects.bulk_create(
             [
@@ -398,7 +292,7 @@ def create_table(
 
 
 def _seat_change(table: Table, seat: Seat, log: _EventLog) -> None:
-    seat.save(update_fields=["user", "bot_level", "away"])
+    seat.save(update_fields=["user", "bot_level", "away", "left_at"])
     log.add("seat_changed", selectors.seat_info(seat))
 
 
@@ -445,6 +339,7 @@ def leave_table(table_id: int, user: Any) -> None:
         seat.away = False
         if table.status == Table.Status.PLAYING:
             seat.bot_level = table.bot_level or default_bot_level()
+            seat.left_at = timezone.now()
         _seat_change(table, seat, log)
         deal = None
         if table.status == Table.Status.PLAYING:
@@ -485,8 +380,9 @@ def start_table(
             raise ServiceError("not_full", _("Every seat needs a player (or choose bots)."))
         for s in empty:
             s.bot_level = table.bot_level
-        if empty:
-            Seat.objects.bulk_update(empty, ["bot_level"])
+        for s in seats:
+            s.started_by_id = s.user_id
+        Seat.objects.bulk_update(seats, ["bot_level", "started_by"])
         n = table.size
         first_dealer = draw_first_dealer(n, _dealing_rng(seed, "dealer"))
         partie = Partie.objects.create(table=table, first_dealer=first_dealer, seed=seed)
@@ -784,7 +680,7 @@ def _submit_cached(table_id: int, move: str, version: int, user: Any) -> MoveRes
     if not _write_move_if_unchanged(table, version, row, event):
         return None  # someone else wrote first: the entry was stale, the locked path reloads
     message = {"type": "table.events", "events": [event.as_message()]}
-    transaction.on_commit(partial(_send_to_group, table.group_name, message))
+    transaction.on_commit(partial(send_to_group, table.group_name, message))
     if _bot_must_move(seats, deal):
         _queue_bots(table.pk, table.state_version)
     positions.put(table_id, position)
@@ -860,7 +756,7 @@ def _write_move_if_unchanged(
             event.save(force_insert=True)
             return True
 
-    return _retry_while_sqlite_is_locked(attempt)
+    return retry_on_conflict(attempt)
 
 
 def _already_applied(table: Table, seat: int, move: str, version: int) -> int | None:
@@ -917,6 +813,8 @@ def finish_partie(
                 bot_level=s.bot_level,
                 total=totals[s.number],
                 place=ranks[s.number],
+                started_by_id=s.started_by_id,
+                left_at=s.left_at,
             )
             for s in seats
         ]
@@ -1039,7 +937,7 @@ def expire_turns(now: dt.datetime | None = None) -> int:
     play their move, exactly once (the version check under the row lock settles any race with
     the player's own move or another sweeper). Returns the number of moves played."""
     now = now or timezone.now()
-    due = _retry_while_sqlite_is_locked(
+    due = retry_on_conflict(
         lambda: list(
             Table.objects.filter(status=Table.Status.PLAYING, turn_deadline__lte=now).values_list(
                 "pk", "state_version"
@@ -1059,7 +957,7 @@ def resume_stalled_bots(now: dt.datetime | None = None) -> int:
     from games.tasks import queue_bot_turns
 
     now = now or timezone.now()
-    stalled = _retry_while_sqlite_is_locked(
+    stalled = retry_on_conflict(
         lambda: list(
             Table.objects.filter(status=Table.Status.PLAYING, bot_due_at__lte=now).values_list(
                 "pk", "state_version"
@@ -1068,7 +966,7 @@ def resume_stalled_bots(now: dt.datetime | None = None) -> int:
     )
     for table_id, version in stalled:
         # Push the due time on first, so that the next sweeps do not queue the same work again.
-        _retry_while_sqlite_is_locked(
+        retry_on_conflict(
             lambda table_id=table_id, version=version: Table.objects.filter(
                 pk=table_id, state_version=version
             ).update(bot_due_at=now + _bot_stall_delta())
@@ -1145,12 +1043,11 @@ def hand_off_partie_result(partie_id: int) -> bool:
             ).update(handed_off=True, handed_off_at=timezone.now())
             if not flipped:
                 return False
-            partie = Partie.objects.select_related("table").get(pk=partie_id)
-            results = list(partie.results.order_by("seat"))
-            partie_finished.send(sender=Partie, partie=partie, table=partie.table, results=results)
+            outcome = selectors.partie_outcome(partie_id)
+            partie_finished.send(sender=Partie, outcome=outcome)
         return True
 
-    return _retry_while_sqlite_is_locked(flip_and_send)
+    return retry_on_conflict(flip_and_send)
 
 
 # --------------------------------------------------------------------------- chat
@@ -1191,7 +1088,7 @@ def post_chat_message(table_id: int, user: Any, channel: str, text: str) -> dict
             "text": text,
             "at": selectors.format_deadline(message.created),
         }
-        transaction.on_commit(partial(_send_to_group, group, {"type": "table.chat", "chat": event}))
+        transaction.on_commit(partial(send_to_group, group, {"type": "table.chat", "chat": event}))
     return event
 
 

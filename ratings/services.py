@@ -19,7 +19,7 @@ import logging
 import math
 import queue
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
@@ -31,6 +31,7 @@ from django.db.models.functions import Cast
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games.outcomes import PartieOutcome
 from ratings import elo, matchmaking
 from ratings.models import (
     LADDER_POOL,
@@ -42,12 +43,11 @@ from ratings.models import (
     Season,
     SeasonStanding,
 )
-from rosbi_platform.locking import in_row_lock, retry_while_locked
+from rosbi_platform.locking import in_row_lock, retry_on_conflict
 
 logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
-_SQLITE_LOCK_ATTEMPTS = 400
 WRITE_BATCH = 5000
 # A recompute inserting at least this many rating changes drops and rebuilds the history index.
 REBUILD_INDEX_ABOVE = 50_000
@@ -87,9 +87,9 @@ def _with_ledger(pool: str, work: Callable[[RatingLedger], T]) -> T:
 
     def attempt() -> T:
         _ensure_ledger(pool)
-        return in_row_lock(RatingLedger, work, "applied", pool=pool)
+        return in_row_lock(RatingLedger, work, pool=pool)
 
-    return retry_while_locked(attempt, _SQLITE_LOCK_ATTEMPTS)
+    return retry_on_conflict(attempt)
 
 
 def _ensure_ledger(pool: str) -> None:
@@ -106,64 +106,35 @@ def _ensure_ledger(pool: str) -> None:
 # --------------------------------------------------------------------------- recording
 
 
-def _players_at_start(partie: Any) -> dict[int, int | None]:
-    """Seat -> user id when the Partie started, read from the table's event log.
-
-    A player who leaves a started table hands the seat to a bot, so the result row says
-    "bot"; the ``partie_started`` event still names who sat there.
-    """
-    from games.models import TableEvent
-
-    event = (
-        TableEvent.objects.filter(table_id=partie.table_id, kind="partie_started")
-        .order_by("-version")
-        .only("data")
-        .first()
-    )
-    if event is None:
-        return {}
-    return {int(s["seat"]): s.get("user_id") for s in event.data.get("seats", [])}
-
-
-def participants_of(partie: Any, results: Iterable[Any]) -> list[dict[str, Any]]:
+def participants_of(outcome: PartieOutcome) -> list[dict[str, Any]]:
     """The rating input of a finished Partie: one entry per seat, leavers marked."""
-    at_start = _players_at_start(partie)
-    rows = []
-    for result in results:
-        user_id = result.user_id
-        left = False
-        started_by = at_start.get(result.seat)
-        if user_id is None and started_by is not None:
-            user_id, left = started_by, True
-        rows.append(
-            {
-                "seat": result.seat,
-                "user_id": user_id,
-                "bot_level": result.bot_level or None,
-                "total": result.total,
-                "place": result.place,
-                "left": left,
-            }
-        )
-    return sorted(rows, key=lambda r: r["seat"])
+    return [
+        {
+            "seat": seat.seat,
+            "user_id": seat.user_id,
+            "bot_level": seat.bot_level,
+            "total": seat.total,
+            "place": seat.place,
+            "left": seat.left,
+        }
+        for seat in sorted(outcome.seats, key=lambda s: s.seat)
+    ]
 
 
 def _rated_humans(participants: list[dict[str, Any]]) -> int:
     return len({p["user_id"] for p in participants if p["user_id"] is not None})
 
 
-def record_finished_partie(
-    partie: Any, table: Any, results: Iterable[Any], **_ignored: Any
-) -> RatedPartie | None:
+def record_finished_partie(outcome: PartieOutcome) -> RatedPartie | None:
     """The ``partie_finished`` receiver: store the rating job and queue the task after commit.
 
     Runs inside the hand-off transaction, so the job commits with the hand-off or not at all.
     Firing twice stores one job (unique Partie); the task itself is idempotent.
     """
-    if not getattr(table, "rated", False):
+    if not outcome.rated:
         return None
-    pool = str((table.context or {}).get("rating_pool") or LADDER_POOL)
-    participants = participants_of(partie, results)
+    pool = outcome.rating_pool or LADDER_POOL
+    participants = participants_of(outcome)
     status = (
         RatedPartie.Status.PENDING
         if _rated_humans(participants) >= 2
@@ -172,16 +143,16 @@ def record_finished_partie(
     try:
         with transaction.atomic():
             job, _created = RatedPartie.objects.get_or_create(
-                partie_id=partie.pk,
+                partie_id=outcome.partie_id,
                 defaults={
                     "pool": pool,
-                    "finished_at": partie.finished_at or timezone.now(),
+                    "finished_at": outcome.finished_at,
                     "participants": participants,
                     "status": status,
                 },
             )
     except IntegrityError:
-        job = RatedPartie.objects.get(partie_id=partie.pk)
+        job = RatedPartie.objects.get(partie_id=outcome.partie_id)
     if job.status == RatedPartie.Status.PENDING:
         from ratings.tasks import apply_pending_ratings_task
 
@@ -1001,7 +972,7 @@ def join_queue(
     if entry is not None:
         return entry
     busy = Table.objects.filter(
-        rated=True, status=Table.Status.PLAYING, seats__user=user, context__ladder=True
+        rated=True, status=Table.Status.PLAYING, seats__user=user, ranked_queue=True
     ).exists()
     if busy:
         raise QueueError(_("Finish your ranked table before queueing again."))
@@ -1085,7 +1056,8 @@ def _start_ladder_table(entry_ids: list[int], pool: str, now: dt.datetime) -> An
                 rated=True,
                 public=True,
                 fill_with_bots=False,
-                context={"ladder": True, "rating_pool": pool},
+                rating_pool=pool,
+                ranked_queue=True,
                 seat_owner=False,
             )
             for row in rows:

@@ -21,6 +21,9 @@ TRUE_WORDS = {"1", "true", "yes", "on"}
 FALSE_WORDS = {"0", "false", "no", "off", ""}
 MIN_SECRET_KEY_LENGTH = 50
 EMBEDDED_REDIS_SOCKET_NAME = "redis.sock"
+EMBEDDED_POSTGRES_DIR_NAME = "postgres"
+DEFAULT_POOL_SIZE = 10
+POOL_TIMEOUT_SECONDS = 10
 
 # Every variable the settings read, with a one-line meaning: README, .env.example and the
 # compose test are checked against this list so they cannot drift apart.
@@ -29,7 +32,8 @@ ENVIRONMENT_VARIABLES: dict[str, str] = {
     "SECRET_KEY": "50+ random characters; required when DEBUG is false",
     "ALLOWED_HOSTS": "comma-separated host names the site answers to",
     "CSRF_TRUSTED_ORIGINS": "comma-separated origins (scheme://host) allowed to POST",
-    "DATABASE_URL": "database URL; default SQLite at var/db.sqlite3",
+    "DATABASE_URL": "PostgreSQL 15+ URL; default (DEBUG only) the embedded PostgreSQL in var/",
+    "DATABASE_POOL_SIZE": "most database connections one process holds (default 10)",
     "REDIS_URL": "Redis URL for channels, Celery broker and results; default embedded Redis",
     "EMAIL_URL": "smtp://user:pass@host:587/?tls=true (or smtps://, console://)",
     "EMAIL_HOST": "SMTP host when EMAIL_URL is not used",
@@ -70,6 +74,7 @@ class Config:
     allowed_hosts: list[str]
     csrf_trusted_origins: list[str]
     database: dict[str, Any]
+    embedded_postgres_dir: Path | None
     redis_url: str
     celery_broker_url: str
     embedded_redis_socket: Path | None
@@ -116,6 +121,28 @@ def redis_url_for_celery(redis_url: str) -> str:
         return redis_url
     database = parse_qs(parts.query).get("db", ["0"])[0]
     return f"redis+socket://{parts.path}?virtual_host={database}"
+
+
+def pooled_connection_options(pool_size: int) -> dict[str, Any]:
+    """A bounded psycopg pool per process instead of persistent per-thread connections.
+
+    Under ASGI every request may run on another thread, and ``CONN_MAX_AGE`` keeps one
+    connection per thread: a crawl piled them up until PostgreSQL refused everyone. A pool of
+    at most ``pool_size`` connections per process bounds the total whatever the traffic; a
+    request that finds all of them busy waits up to ``POOL_TIMEOUT_SECONDS``.
+    """
+    return {
+        "CONN_MAX_AGE": 0,
+        "CONN_HEALTH_CHECKS": False,
+        "OPTIONS": {
+            "pool": {
+                "min_size": 1,
+                "max_size": pool_size,
+                "timeout": POOL_TIMEOUT_SECONDS,
+                "max_idle": 60,
+            }
+        },
+    }
 
 
 def parse_email_url(url: str) -> EmailConfig:
@@ -199,10 +226,29 @@ def load_config(env: Mapping[str, str], base_dir: Path) -> Config:
             )
 
     database_url = env.get("DATABASE_URL", "").strip()
+    pool_size = parse_int("DATABASE_POOL_SIZE", env.get("DATABASE_POOL_SIZE"), DEFAULT_POOL_SIZE)
+    if pool_size < 1:
+        raise ImproperlyConfigured(f"DATABASE_POOL_SIZE must be at least 1, got {pool_size}.")
+    embedded_postgres_dir: Path | None = None
     if database_url:
-        database = dj_database_url.parse(database_url, conn_max_age=60, conn_health_checks=True)
+        database = dict(dj_database_url.parse(database_url))
+        if database.get("ENGINE") != "django.db.backends.postgresql":
+            raise ImproperlyConfigured(
+                f"DATABASE_URL must name a PostgreSQL server (postgres://...): {database_url!r}."
+            )
+    elif debug:
+        # Completed by settings.py, which starts the embedded server and knows its socket.
+        embedded_postgres_dir = var_dir / EMBEDDED_POSTGRES_DIR_NAME
+        database = {"ENGINE": "django.db.backends.postgresql"}
     else:
-        database = dj_database_url.parse(f"sqlite:///{var_dir / 'db.sqlite3'}")
+        raise ImproperlyConfigured(
+            "DATABASE_URL is not set. The embedded PostgreSQL is for local development only; "
+            "with DEBUG=false point DATABASE_URL at a PostgreSQL 15+ server, e.g. "
+            "postgres://rosbi:password@postgres:5432/rosbi."
+        )
+    pooled = pooled_connection_options(pool_size)
+    database["OPTIONS"] = {**database.get("OPTIONS", {}), **pooled.pop("OPTIONS")}
+    database.update(pooled)
 
     redis_url = env.get("REDIS_URL", "").strip()
     embedded_socket: Path | None = None
@@ -236,7 +282,8 @@ def load_config(env: Mapping[str, str], base_dir: Path) -> Config:
         secret_key=secret_key,
         allowed_hosts=allowed_hosts,
         csrf_trusted_origins=csrf_trusted_origins,
-        database=dict(database),
+        database=database,
+        embedded_postgres_dir=embedded_postgres_dir,
         redis_url=redis_url,
         celery_broker_url=redis_url_for_celery(redis_url),
         embedded_redis_socket=embedded_socket,

@@ -6,6 +6,7 @@ from pathlib import Path
 from django.utils.translation import gettext_lazy as _
 
 from rosbi_platform.config import load_config
+from rosbi_platform.embedded_postgres import database_settings
 from rosbi_platform.embedded_redis import ensure_embedded_redis
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -75,7 +76,10 @@ TEMPLATES = [
     },
 ]
 
-DATABASES = {"default": CONFIG.database}
+DATABASES = {"default": dict(CONFIG.database)}
+if CONFIG.embedded_postgres_dir is not None:
+    # Local development: one embedded server shared by web, worker, beat and tests.
+    DATABASES["default"].update(database_settings(CONFIG.embedded_postgres_dir))
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "accounts.User"
@@ -179,5 +183,9 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": CONFIG.log_level},
     # Django adds its own console handler; keep one line per record.
-    "loggers": {"django": {"handlers": ["console"], "level": "INFO", "propagate": False}},
+    "loggers": {
+        "django": {"handlers": ["console"], "level": "INFO", "propagate": False},
+        # The embedded server's wrapper narrates every start at INFO.
+        "embedded_postgres": {"level": "WARNING"},
+    },
 }

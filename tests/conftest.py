@@ -3,10 +3,11 @@
 Pure-Python tests (engine, seating, ratings maths) need nothing from here and also run with
 `-p no:django`; Django is only imported inside fixtures and hooks that need it.
 
-Service policy: on a developer machine without DATABASE_URL/REDIS_URL the suite runs on SQLite
-and the embedded Redis, so write tests that hold on every database. A test marked `postgres`
-(or `redis`) that cannot have its server FAILS with a message saying what it needs, in CI and
-locally alike; nothing is ever skipped.
+Service policy: the suite always runs on PostgreSQL and Redis. On a developer machine without
+DATABASE_URL/REDIS_URL those are the embedded servers under var/ (started by the settings and
+stopped at the end of the session if this run started them and nothing else uses them); CI
+points both variables at real servers. A test marked `redis` that cannot reach its server
+FAILS with a message saying what it needs, in CI and locally alike; nothing is ever skipped.
 """
 
 from __future__ import annotations
@@ -107,33 +108,22 @@ def fast_password_hashing(request: pytest.FixtureRequest):
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
-    """Marker `redis`: Redis must answer. Marker `postgres`: the database must be PostgreSQL."""
-    needs_redis = item.get_closest_marker("redis") is not None
-    needs_postgres = item.get_closest_marker("postgres") is not None
-    if not (needs_redis or needs_postgres):
+    """Marker `redis`: Redis must answer."""
+    if item.get_closest_marker("redis") is None:
         return
     if not django_is_active(item.config):
-        pytest.fail("tests marked redis/postgres need pytest-django (not -p no:django)")
-    if needs_redis:
-        require_redis()
-    if not needs_postgres:
-        return
-    from django.conf import settings
-
-    engine = settings.DATABASES["default"]["ENGINE"]
-    if "postgresql" in engine:
-        return
-    message = f"needs PostgreSQL (DATABASE_URL=postgres://...), configured engine is {engine}"
-    # Never a skip: a test that cannot run is a failure that says what it needs.
-    pytest.fail(f"CI=true: {message}" if IN_CI else message, pytrace=False)
+        pytest.fail("tests marked redis need pytest-django (not -p no:django)")
+    require_redis()
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    """Stop the embedded Redis if this test run started it and nothing else uses it."""
+    """Stop the embedded servers if this test run started them and nothing else uses them."""
     if not django_is_active(session.config):
         return
-    from rosbi_platform import embedded_redis
+    from rosbi_platform import embedded_postgres, embedded_redis
 
-    # Our own worker/channel connections close only when this process exits, hence a helper.
+    # Our own connections close only when this process exits, hence detached helpers.
     for socket_path in list(embedded_redis.started_by_this_process):
         embedded_redis.stop_when_idle_in_background(socket_path)
+    for data_dir in list(embedded_postgres.started_by_this_process):
+        embedded_postgres.stop_when_idle_in_background(data_dir)

@@ -14,10 +14,10 @@ class TournamentsConfig(AppConfig):
         )
 
 
-def _on_partie_finished(sender, partie, table, results, **kwargs) -> None:
+def _on_partie_finished(sender, outcome, **kwargs) -> None:
     """Record a tournament table's result; everything else is queued after the commit."""
-    if table.tournament_round_id is None:
+    if outcome.tournament_round_id is None:
         return
     from tournaments.services import record_partie_result
 
-    record_partie_result(table.pk, results)
+    record_partie_result(outcome)

@@ -12,6 +12,7 @@ from typing import Any
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from games import selectors as games_selectors
 from rosbi_platform.accounts.models import Club, ClubMembership
 from tournaments import duplicate as duplicate_algorithms
 from tournaments import knockout
@@ -166,12 +167,7 @@ def present_seats(table: RoundTable) -> set[int]:
     """Seats whose player showed: confirmed presence, or made a move of their own online."""
     shown = set(table.seats.filter(present=True).values_list("seat", flat=True))
     if table.game_table_id is not None:
-        from games.models import TableEvent
-
-        moved = TableEvent.objects.filter(
-            table_id=table.game_table_id, kind="move", data__by_bot=False
-        ).values_list("data__seat", flat=True)
-        shown.update(int(seat) for seat in moved)
+        shown |= games_selectors.seats_with_own_moves(table.game_table_id)
     return shown
 
 

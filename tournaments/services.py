@@ -25,8 +25,10 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from games.broadcast import send_to_group
+from games.outcomes import PartieOutcome
 from rosbi_platform.accounts.models import ClubMembership
-from rosbi_platform.locking import retry_while_locked, with_row_lock
+from rosbi_platform.locking import retry_on_conflict, with_row_lock
 from tournaments import duplicate as duplicate_algorithms
 from tournaments import knockout, schedule, seating, selectors, sheets
 from tournaments.models import (
@@ -45,7 +47,6 @@ from tournaments.sheets import SheetProblem, sheet_errors
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
-_SQLITE_LOCK_ATTEMPTS = 200
 
 
 class TournamentError(Exception):
@@ -57,7 +58,7 @@ class TournamentError(Exception):
 
 def _locked(model: type[Model], pk: int, work: Callable[[Any], T]) -> T:
     """Run ``work(row)`` in a transaction holding ``row``'s lock (``rosbi_platform.locking``)."""
-    return with_row_lock(model, work, "id", _SQLITE_LOCK_ATTEMPTS, pk=pk)
+    return with_row_lock(model, work, pk=pk)
 
 
 def retry_when_busy(function: Callable[..., T]) -> Callable[..., T]:
@@ -69,7 +70,7 @@ def retry_when_busy(function: Callable[..., T]) -> Callable[..., T]:
 
     @functools.wraps(function)
     def wrapper(*args: Any, **kwargs: Any) -> T:
-        return retry_while_locked(lambda: function(*args, **kwargs), _SQLITE_LOCK_ATTEMPTS)
+        return retry_on_conflict(lambda: function(*args, **kwargs))
 
     return wrapper
 
@@ -105,9 +106,7 @@ def _push(tournament_id: int, message: dict[str, Any]) -> None:
     Uses the games app's one-loop publisher: ``async_to_sync`` per push from Celery workers
     would open a new event loop and Redis connection every time.
     """
-    from games.services import _send_to_group
-
-    transaction.on_commit(partial(_send_to_group, f"tournament.{tournament_id}", message))
+    transaction.on_commit(partial(send_to_group, f"tournament.{tournament_id}", message))
 
 
 # --------------------------------------------------------------------------- set-up
@@ -591,7 +590,6 @@ def start_round(round_id: int, by: Any = None) -> bool:
                     fill_with_bots=False,
                     bot_level=tournament.bot_level,
                     tournament_round_id=round_.pk,
-                    context={"tournament": tournament.pk, "round_table": table.pk},
                     seat_owner=False,
                 )
                 for seat in table.seats.all():
@@ -765,12 +763,12 @@ def record_table_result(round_table_id: int, totals: dict[int, int], source: str
     return _locked(RoundTable, round_table_id, work)
 
 
-def record_partie_result(game_table_id: int, results: Iterable[Any]) -> bool:
+def record_partie_result(outcome: PartieOutcome) -> bool:
     """The ``partie_finished`` receiver's one job: record the totals of a tournament table."""
-    table = RoundTable.objects.filter(game_table_id=game_table_id).first()
+    table = RoundTable.objects.filter(game_table_id=outcome.table_id).first()
     if table is None:
         return False
-    return record_table_result(table.pk, {r.seat: r.total for r in results}, "online")
+    return record_table_result(table.pk, {s.seat: s.total for s in outcome.seats}, "online")
 
 
 def _may_enter_sheet(user: Any, table: RoundTable, tournament: Tournament) -> bool:

@@ -1,4 +1,4 @@
-"""With CI=true a test that needs Redis or PostgreSQL and cannot have it fails; never skips.
+"""With CI=true a test that needs Redis and cannot have it fails; never skips.
 
 Runs a tiny suite in a subprocess with the project's real conftest and a Redis URL that points
 at a port nothing listens on.
@@ -20,10 +20,6 @@ import pytest
 def test_needs_redis():
     pass
 
-@pytest.mark.postgres
-def test_needs_postgres():
-    pass
-
 def test_plain():
     pass
 """
@@ -42,7 +38,6 @@ def run_inner_suite(tmp_path: Path) -> str:
         **os.environ,
         "CI": "true",
         "REDIS_URL": f"redis://127.0.0.1:{unused_tcp_port()}/0",
-        "DATABASE_URL": f"sqlite:///{tmp_path}/inner.sqlite3",
         "DJANGO_SETTINGS_MODULE": "rosbi_platform.settings",
         "PYTHONPATH": str(REPO_ROOT),
     }
@@ -63,7 +58,5 @@ def test_in_ci_missing_services_fail(tmp_path):
 
     assert "ERROR test_inner.py::test_needs_redis" in output
     assert "does not answer" in output
-    assert "ERROR test_inner.py::test_needs_postgres" in output
-    assert "CI=true: needs PostgreSQL" in output
     assert "PASSED test_inner.py::test_plain" in output
     assert "skipped" not in output

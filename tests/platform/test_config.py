@@ -31,8 +31,8 @@ def test_local_defaults(tmp_path):
     config = load_config({}, tmp_path)
 
     assert config.debug is True
-    assert config.database["ENGINE"] == "django.db.backends.sqlite3"
-    assert config.database["NAME"] == str(tmp_path / "var" / "db.sqlite3")
+    assert config.database["ENGINE"] == "django.db.backends.postgresql"
+    assert config.embedded_postgres_dir == tmp_path / "var" / "postgres"
     assert config.embedded_redis_socket == tmp_path / "var" / "redis" / "redis.sock"
     assert config.redis_url == f"unix://{tmp_path}/var/redis/redis.sock?db=0"
     assert (
@@ -74,7 +74,9 @@ def test_every_variable_is_applied(tmp_path):
     assert config.database["ENGINE"] == "django.db.backends.postgresql"
     assert config.database["HOST"] == "db.internal"
     assert config.database["NAME"] == "rosbi"
-    assert config.database["CONN_MAX_AGE"] == 60
+    assert config.database["CONN_MAX_AGE"] == 0
+    assert config.database["OPTIONS"]["pool"]["max_size"] == 10
+    assert config.embedded_postgres_dir is None
     assert config.redis_url == "redis://redis.internal:6379/0"
     assert config.celery_broker_url == "redis://redis.internal:6379/0"
     assert config.embedded_redis_socket is None
@@ -87,6 +89,29 @@ def test_every_variable_is_applied(tmp_path):
     assert config.ssl_redirect is False
     assert config.log_level == "WARNING"
     assert not (tmp_path / "var" / "secret_key").exists(), "production must not write a key"
+
+
+def test_database_connections_are_a_bounded_pool(tmp_path):
+    env = {
+        **PRODUCTION_ENV,
+        "DATABASE_URL": "postgres://rosbi:secret@db.internal:5432/rosbi?sslmode=require",
+        "DATABASE_POOL_SIZE": "4",
+    }
+    database = load_config(env, tmp_path).database
+
+    assert database["CONN_MAX_AGE"] == 0, "persistent per-thread connections pile up under ASGI"
+    assert database["OPTIONS"]["pool"]["max_size"] == 4
+    assert database["OPTIONS"]["sslmode"] == "require", "URL options survive beside the pool"
+    with pytest.raises(ImproperlyConfigured, match="DATABASE_POOL_SIZE"):
+        load_config({**env, "DATABASE_POOL_SIZE": "0"}, tmp_path)
+
+
+def test_only_postgresql_is_accepted(tmp_path):
+    with pytest.raises(ImproperlyConfigured, match="PostgreSQL"):
+        load_config({"DATABASE_URL": f"sqlite:///{tmp_path}/db.sqlite3"}, tmp_path)
+    without_url = {key: value for key, value in PRODUCTION_ENV.items() if key != "DATABASE_URL"}
+    with pytest.raises(ImproperlyConfigured, match="DATABASE_URL is not set"):
+        load_config(without_url, tmp_path)
 
 
 def test_email_parts_without_url(tmp_path):
@@ -207,6 +232,7 @@ def test_site_url_defaults_and_validation(tmp_path):
         "SECRET_KEY": "k" * 30 + "abcdefghijklmnopqrstuvwxyz",
         "ALLOWED_HOSTS": "rosbi.example,www.rosbi.example",
         "REDIS_URL": "redis://redis:6379/0",
+        "DATABASE_URL": "postgres://rosbi@postgres:5432/rosbi",
     }
     assert load_config(production, tmp_path).site_url == "https://rosbi.example"
     given = load_config({**production, "SITE_URL": "https://play.rosbi.example/"}, tmp_path)

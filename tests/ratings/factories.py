@@ -15,7 +15,9 @@ from django.utils import timezone
 from factory.django import DjangoModelFactory
 
 from games.engine import CONTRACT_ORDER
-from games.models import Partie, PartieDeal, Seat, SeatResult, Table, TableEvent
+from games.models import Partie, PartieDeal, Seat, SeatResult, Table
+from games.outcomes import PartieOutcome
+from games.selectors import partie_outcome
 from ratings.models import PlayerRating
 from tests.games.factories import UserFactory
 
@@ -63,7 +65,7 @@ def finished_partie(
     *,
     rated: bool = True,
     left: set[int] | frozenset[int] = frozenset(),
-    context: dict[str, Any] | None = None,
+    rating_pool: str = "",
 ) -> Partie:
     """A finished Partie: ``players`` are users or ``BOT``; seats in ``left`` were taken over
     by a bot after their player left (the result row then names no user, as in games).
@@ -80,7 +82,7 @@ def finished_partie(
         rated=rated,
         turn_seconds=0,
         status=Table.Status.FINISHED,
-        context=context or {},
+        rating_pool=rating_pool,
     )
     seats = []
     for number, player in enumerate(players):
@@ -92,25 +94,11 @@ def finished_partie(
                 number=number,
                 user=None if number in left else human,
                 bot_level=bot_level,
+                started_by=human,
+                left_at=(finished_at or timezone.now()) if number in left else None,
             )
         )
     Seat.objects.bulk_create(seats)
-    TableEvent.objects.create(
-        table=table,
-        version=1,
-        kind="partie_started",
-        data={
-            "first_dealer": 0,
-            "seats": [
-                {
-                    "seat": number,
-                    "user_id": None if player == BOT else player.pk,
-                    "bot_level": "heuristic" if player == BOT else None,
-                }
-                for number, player in enumerate(players)
-            ],
-        },
-    )
     partie = PartieFactory(table=table, finished_at=finished_at or timezone.now())
     for number, contract in enumerate(CONTRACT_ORDER):
         PartieDeal.objects.create(
@@ -132,5 +120,12 @@ def finished_partie(
             bot_level="" if human is not None else "heuristic",
             total=totals[number],
             place=places[number],
+            started_by=player if player != BOT else None,
+            left_at=partie.finished_at if number in left else None,
         )
     return partie
+
+
+def outcome_of(partie: Partie) -> PartieOutcome:
+    """The typed outcome ``partie_finished`` would carry for this Partie."""
+    return partie_outcome(partie.pk)

@@ -12,16 +12,14 @@ from django.utils import timezone
 from ratings import services
 from ratings.models import LadderQueueEntry
 from tests.games.factories import UserFactory
-from tests.ratings.factories import BOT, PlayerRatingFactory, finished_partie
+from tests.ratings.factories import BOT, PlayerRatingFactory, finished_partie, outcome_of
 
 pytestmark = pytest.mark.django_db
 
 
 def play(players, totals, finished_at, left=frozenset()):
     partie = finished_partie(players, totals, finished_at, left=left)
-    services.record_finished_partie(
-        partie=partie, table=partie.table, results=list(partie.results.order_by("seat"))
-    )
+    services.record_finished_partie(outcome_of(partie))
     return partie
 
 

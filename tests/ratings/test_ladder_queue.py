@@ -60,7 +60,7 @@ def test_the_task_forms_tables_of_four_close_ratings(settings):
     for table in tables:
         assert table.rated and table.status == Table.Status.PLAYING
         assert table.turn_seconds == 45 and table.size == 4
-        assert table.context["ladder"] is True
+        assert table.ranked_queue is True
     assert not LadderQueueEntry.objects.filter(status=LadderQueueEntry.Status.WAITING).exists()
     # Run again: every entry was consumed exactly once, nothing new is formed.
     assert (

@@ -9,7 +9,7 @@ import pytest
 from ratings import elo, selectors, services
 from ratings.models import PlayerRating, Season, SeasonStanding
 from tests.games.factories import UserFactory
-from tests.ratings.factories import EPOCH, PlayerRatingFactory, finished_partie
+from tests.ratings.factories import EPOCH, PlayerRatingFactory, finished_partie, outcome_of
 
 pytestmark = pytest.mark.django_db
 
@@ -82,9 +82,7 @@ def test_close_season_applies_pending_parties_first_and_counts_season_games():
     users = UserFactory.create_batch(4)
     services.current_season(now=EPOCH - dt.timedelta(days=1))
     partie = finished_partie(users, [0, 5, 10, 20], EPOCH)
-    services.record_finished_partie(
-        partie=partie, table=partie.table, results=list(partie.results.order_by("seat"))
-    )
+    services.record_finished_partie(outcome_of(partie))
     season = services.close_season(now=EPOCH + dt.timedelta(days=1))
     assert PlayerRating.objects.filter(games=1).count() == 4
     assert {s.season_games for s in season.standings.all()} == {1}
@@ -93,9 +91,7 @@ def test_close_season_applies_pending_parties_first_and_counts_season_games():
 def test_a_season_cannot_close_before_parties_already_rated():
     users = UserFactory.create_batch(3)
     partie = finished_partie(users, [0, 5, 10], EPOCH)
-    services.record_finished_partie(
-        partie=partie, table=partie.table, results=list(partie.results.order_by("seat"))
-    )
+    services.record_finished_partie(outcome_of(partie))
     with pytest.raises(ValueError):
         services.close_season(now=EPOCH - dt.timedelta(hours=1))
     assert not Season.objects.filter(closed_at__isnull=False).exists()

@@ -14,7 +14,7 @@ from ratings.models import PlayerRating, RatedPartie, RatingChange, RatingLedger
 from ratings.tasks import apply_pending_ratings_task
 from rosbi_platform import celery_app
 from tests.games.factories import UserFactory
-from tests.ratings.factories import BOT, EPOCH, finished_partie
+from tests.ratings.factories import BOT, EPOCH, finished_partie, outcome_of
 
 pytestmark = pytest.mark.django_db
 
@@ -71,10 +71,9 @@ def test_hand_off_records_a_job_and_the_task_applies_it_after_commit(
 def test_receiver_fired_twice_and_task_run_twice_apply_once(django_capture_on_commit_callbacks):
     users = UserFactory.create_batch(4)
     partie = finished_partie(users, [0, 10, 10, 40], EPOCH)
-    results = list(partie.results.order_by("seat"))
     with django_capture_on_commit_callbacks(execute=True):
-        services.record_finished_partie(partie=partie, table=partie.table, results=results)
-        services.record_finished_partie(partie=partie, table=partie.table, results=results)
+        services.record_finished_partie(outcome_of(partie))
+        services.record_finished_partie(outcome_of(partie))
     first = {u.pk: (rating(u).mu, rating(u).sigma, rating(u).games) for u in users}
     assert apply_pending_ratings_task.delay().get() == 0
     assert services.apply_pending_ratings() == 0
@@ -86,8 +85,7 @@ def test_receiver_fired_twice_and_task_run_twice_apply_once(django_capture_on_co
 
 
 def record(partie) -> RatedPartie | None:
-    results = list(partie.results.order_by("seat"))
-    return services.record_finished_partie(partie=partie, table=partie.table, results=results)
+    return services.record_finished_partie(outcome_of(partie))
 
 
 def test_two_parties_apply_in_finishing_order_when_recorded_in_reverse():
@@ -191,7 +189,7 @@ def test_concurrent_workers_apply_each_partie_exactly_once():
         RatedPartie.objects.create(
             partie=partie,
             finished_at=finished_at,
-            participants=services.participants_of(partie, partie.results.order_by("seat")),
+            participants=services.participants_of(outcome_of(partie)),
         )
         sequence.append((players, totals, finished_at))
     barrier = threading.Barrier(4)

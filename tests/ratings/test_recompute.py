@@ -12,7 +12,7 @@ from django.core.management import call_command
 from ratings import services
 from ratings.models import PlayerRating, RatedPartie, RatingChange
 from tests.games.factories import UserFactory
-from tests.ratings.factories import BOT, EPOCH, finished_partie
+from tests.ratings.factories import BOT, EPOCH, finished_partie, outcome_of
 
 pytestmark = pytest.mark.django_db
 
@@ -29,8 +29,7 @@ def snapshot() -> tuple[dict, dict]:
 
 
 def record(partie) -> None:
-    results = list(partie.results.order_by("seat"))
-    services.record_finished_partie(partie=partie, table=partie.table, results=results)
+    services.record_finished_partie(outcome_of(partie))
 
 
 def test_recompute_equals_incremental_with_bots_leavers_late_parties_and_a_season():

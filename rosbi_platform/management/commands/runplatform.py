@@ -2,7 +2,9 @@
 
 Each child gets its own process group, so Ctrl-C reaches only this supervisor, which then
 shuts the children down in order (SIGTERM, then SIGKILL after a grace period) and finally stops
-the embedded Redis if nothing else is still using it. If any child dies, all are stopped.
+the embedded Redis and PostgreSQL if nothing else is still using them. A child that exits on
+its own is started again; one that keeps dying (``MAX_RESTARTS`` within ``RESTART_WINDOW``
+seconds) stops everything, since something is broken that a restart does not mend.
 """
 
 from __future__ import annotations
@@ -18,9 +20,12 @@ import time
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
+from rosbi_platform.embedded_postgres import stop_embedded_postgres
 from rosbi_platform.embedded_redis import ensure_embedded_redis, stop_embedded_redis
 
 GRACE_SECONDS = 10.0
+MAX_RESTARTS = 5
+RESTART_WINDOW = 60.0
 
 
 def wait_for_port(host: str, port: int, timeout: float) -> bool:
@@ -70,11 +75,16 @@ class Command(BaseCommand):
         signal.signal(signal.SIGINT, request_stop)
         signal.signal(signal.SIGTERM, request_stop)
         exit_code = 0
+        restarts: dict[str, list[float]] = {name: [] for name in commands}
+
+        def launch(name: str) -> None:
+            children[name] = subprocess.Popen(
+                commands[name], start_new_session=True, stdin=subprocess.DEVNULL
+            )
+
         try:
-            for name, command in commands.items():
-                children[name] = subprocess.Popen(
-                    command, start_new_session=True, stdin=subprocess.DEVNULL
-                )
+            for name in commands:
+                launch(name)
             if wait_for_port(host, port, timeout=60):
                 shown_host = "127.0.0.1" if host in {"0.0.0.0", "::"} else host
                 self.stdout.write(
@@ -83,17 +93,37 @@ class Command(BaseCommand):
                         f"(admin: /admin/, health: /healthz). Press Ctrl-C to stop."
                     )
                 )
-            while not stop_requested:
-                dead = {name: c.returncode for name, c in children.items() if c.poll() is not None}
-                if dead:
-                    self.stderr.write(f"stopping everything: {dead} exited")
-                    exit_code = 1
-                    break
+            while not stop_requested and not exit_code:
+                for name, child in list(children.items()):
+                    if child.poll() is None:
+                        continue
+                    # Its pool children share the group: none may outlive the dead parent.
+                    with contextlib.suppress(ProcessLookupError, PermissionError):
+                        os.killpg(child.pid, signal.SIGKILL)
+                    now = time.monotonic()
+                    recent = [t for t in restarts[name] if now - t < RESTART_WINDOW]
+                    if len(recent) >= MAX_RESTARTS:
+                        self.stderr.write(
+                            f"{name} exited {len(recent) + 1} times within "
+                            f"{RESTART_WINDOW:.0f}s; stopping everything"
+                        )
+                        exit_code = 1
+                        break
+                    restarts[name] = [*recent, now]
+                    self.stderr.write(f"{name} exited with {child.returncode}; starting it again")
+                    launch(name)
                 time.sleep(0.2)
         finally:
             self.stop_children(children)
             if socket_path is not None and stop_embedded_redis(socket_path, only_if_idle=True):
                 self.stdout.write("embedded Redis stopped")
+            postgres_dir = settings.CONFIG.embedded_postgres_dir
+            if postgres_dir is not None:
+                from django.db import connections
+
+                connections["default"].close_pool()
+                if stop_embedded_postgres(postgres_dir, only_if_idle=True):
+                    self.stdout.write("embedded PostgreSQL stopped")
         self.stdout.write("all processes stopped")
         if exit_code:
             sys.exit(exit_code)

@@ -8,7 +8,7 @@ import threading
 import pytest
 from channels.layers import get_channel_layer
 
-from games import services
+from games import broadcast
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.redis]
 
@@ -22,14 +22,14 @@ async def test_broadcasts_from_several_threads_keep_each_threads_order():
 
     def publish(thread: int) -> None:
         for n in range(20):
-            services._send_to_group(group, {"type": "x", "thread": thread, "n": n})
+            broadcast.send_to_group(group, {"type": "x", "thread": thread, "n": n})
 
     threads = [threading.Thread(target=publish, args=(t,)) for t in range(3)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
-    await asyncio.to_thread(services._publisher.flush)
+    await asyncio.to_thread(broadcast.publisher.flush)
 
     received = [await asyncio.wait_for(layer.receive(channel), 5) for _ in range(60)]
     for thread in range(3):

@@ -26,8 +26,8 @@ def handed_off():
     """Records every partie_finished signal."""
     received = []
 
-    def receiver(sender, partie, table, results, **kwargs):
-        received.append((partie.pk, [(r.seat, r.total, r.place) for r in results]))
+    def receiver(sender, outcome, **kwargs):
+        received.append((outcome.partie_id, [(s.seat, s.total, s.place) for s in outcome.seats]))
 
     partie_finished.connect(receiver)
     yield received

@@ -21,8 +21,8 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.redis]
 def signals_received():
     received = []
 
-    def receiver(sender, partie, table, results, **kwargs):
-        received.append(partie.pk)
+    def receiver(sender, outcome, **kwargs):
+        received.append(outcome.partie_id)
 
     partie_finished.connect(receiver)
     yield received
