@@ -100,8 +100,10 @@ def ensure_embedded_postgres(data_dir: Path) -> Path:
                 library = _library()
                 try:
                     # cleanup_mode=None: the server outlives this process; it is stopped
-                    # explicitly (runplatform, the test session) once nobody uses it.
-                    server = library.get_server(data_dir, cleanup_mode=None)
+                    # explicitly (runplatform, the test session) once nobody uses it. The
+                    # constructor, not get_server(): that one caches a handle per directory
+                    # and would not start a server stopped since.
+                    server = library.PostgresServer(data_dir.resolve(), cleanup_mode=None)
                     atexit.unregister(server._cleanup)  # its only exit work is logging
                 except (OSError, subprocess.SubprocessError) as error:
                     log = data_dir / "log"

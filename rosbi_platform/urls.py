@@ -9,6 +9,7 @@ from rosbi_platform import views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("rules/", views.rules, name="rules"),
     path("healthz", views.healthz, name="healthz"),
     path("accounts/", include("rosbi_platform.accounts.urls")),
     path("", include("games.urls")),  # /lobby/ and /tables/...

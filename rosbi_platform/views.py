@@ -1,7 +1,8 @@
-"""Site-level views: the home page and the health endpoint."""
+"""Site-level views: the home page, the rules for players and the health endpoint."""
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.utils.translation import get_language
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
@@ -11,6 +12,18 @@ from tournaments.selectors import list_upcoming_tournaments
 
 def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html", {"tournaments": list_upcoming_tournaments(limit=3)})
+
+
+RULES_LANGUAGES = ("en", "de")
+
+
+def rules(request: HttpRequest) -> HttpResponse:
+    """The rules written for players, one hand-written page per language (long prose reads
+    better translated as a whole than sentence by sentence)."""
+    language = (get_language() or "en").split("-")[0]
+    if language not in RULES_LANGUAGES:
+        language = "en"
+    return render(request, f"rules/rules.{language}.html")
 
 
 @never_cache

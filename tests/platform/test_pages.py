@@ -11,7 +11,9 @@ from tournaments.models import Tournament
 pytestmark = pytest.mark.django_db
 
 
-@pytest.mark.parametrize("path", ["/", "/lobby/", "/tournaments/", "/ladder/", "/accounts/login/"])
+@pytest.mark.parametrize(
+    "path", ["/", "/lobby/", "/tournaments/", "/ladder/", "/rules/", "/accounts/login/"]
+)
 def test_navigation_pages_render_in_the_base_layout(client, path):
     response = client.get(path)
 
@@ -19,6 +21,24 @@ def test_navigation_pages_render_in_the_base_layout(client, path):
     body = response.content.decode()
     assert 'class="site-nav"' in body
     assert 'action="/i18n/setlang/"' in body
+
+
+@pytest.mark.parametrize(
+    ("language", "heading", "hundred"),
+    [
+        ("en", "How to play Rosbiratschka", "above</em> 25 scores 1"),
+        ("de", "So spielt man Rosbiratschka", "über</em> 25 bringt, bekommt 1"),
+    ],
+)
+def test_the_rules_page_is_written_for_players_in_each_language(client, language, heading, hundred):
+    """The repository carries its own rules for players (no ../shared needed), in both languages."""
+    client.cookies["django_language"] = language
+    body = client.get("/rules/").content.decode()
+
+    assert heading in body
+    assert hundred in body
+    assert f'lang="{language}"' in body
+    assert 'href="/rules/" aria-current="page"' in body
 
 
 def test_admin_link_only_for_staff(client):
