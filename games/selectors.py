@@ -13,6 +13,8 @@ from typing import Any
 from django.db.models import Prefetch
 
 from games.engine import Deal
+from games.live import facts
+from games.live.state import is_outdated
 from games.models import PartieDeal, Seat, Table, TableEvent
 
 MAX_REPLAY_EVENTS = 200
@@ -161,7 +163,7 @@ def build_snapshot(table_id: int, user: Any) -> dict[str, Any]:
             "totals": totals,
             "places": places,
         }
-        deal_view = rebuild_deal(rows[-1], table).view_for(my_seat).to_dict()
+        deal_view = facts.deal_view(rebuild_deal(rows[-1], table), my_seat)
     clock = None
     if table.turn_deadline is not None:
         clock = {
@@ -186,14 +188,18 @@ def build_snapshot(table_id: int, user: Any) -> dict[str, Any]:
 
 def events_since(table_id: int, version: int) -> list[dict[str, Any]] | None:
     """Stored events after ``version`` in order, or None when a snapshot is the better answer
-    (more than ``MAX_REPLAY_EVENTS`` missed, or a version the table never had)."""
+    (more than ``MAX_REPLAY_EVENTS`` missed, a version the table never had, or an event stored
+    before its kind carried the facts clients copy)."""
     current = Table.objects.filter(pk=table_id).values_list("version", flat=True).first()
     if current is None or version < 0 or version > current:
         return None
     if current - version > MAX_REPLAY_EVENTS:
         return None
     events = TableEvent.objects.filter(table_id=table_id, version__gt=version).order_by("version")
-    return [e.as_message() for e in events]
+    messages = [e.as_message() for e in events]
+    if any(is_outdated(m["event"]) for m in messages):
+        return None  # stored before events carried their facts: the snapshot has them
+    return messages
 
 
 def events_between(table_id: int, after: int, up_to: int) -> list[dict[str, Any]]:
