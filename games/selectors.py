@@ -14,6 +14,7 @@ from django.db.models import Prefetch
 
 from games.engine import Deal
 from games.live import facts
+from games.live.replay import replay_steps
 from games.live.state import is_outdated
 from games.models import PartieDeal, Seat, Table, TableEvent
 
@@ -235,12 +236,22 @@ def tables_of_user(user: Any, limit: int = 20) -> list[Table]:
     )
 
 
-def replay_data(table: Table) -> dict[str, Any] | None:
-    """The replay page's data: the RULES.md Partie record plus the seats; None before a Partie."""
+def replay_data(table: Table, *, with_steps: bool = True) -> dict[str, Any] | None:
+    """The replay page's data; None before a Partie.
+
+    ``partie_record`` is the RULES.md Partie record (also the JSON export), ``seats`` the
+    seats, and ``replay_steps`` (unless ``with_steps`` is false) every step of every deal as
+    the engine computes it (``games.live.replay.replay_steps``): the page draws them and
+    derives nothing.
+    """
     partie = getattr(table, "partie", None)
     if partie is None:
         return None
-    return {
-        "partie_record": partie.to_record().to_dict(),
+    record = partie.to_record()
+    data = {
+        "partie_record": record.to_dict(),
         "seats": [seat_info(s) for s in seats_of(table)],
     }
+    if with_steps:
+        data["replay_steps"] = replay_steps(record)
+    return data
