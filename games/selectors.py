@@ -13,6 +13,9 @@ from typing import Any
 from django.db.models import Prefetch
 
 from games.engine import Deal
+from games.live import facts
+from games.live.replay import replay_steps
+from games.live.state import is_outdated
 from games.models import Partie, PartieDeal, Seat, Table, TableEvent
 from games.outcomes import PartieOutcome, SeatOutcome
 
@@ -162,7 +165,7 @@ def build_snapshot(table_id: int, user: Any) -> dict[str, Any]:
             "totals": totals,
             "places": places,
         }
-        deal_view = rebuild_deal(rows[-1], table).view_for(my_seat).to_dict()
+        deal_view = facts.deal_view(rebuild_deal(rows[-1], table), my_seat)
     clock = None
     if table.turn_deadline is not None:
         clock = {
@@ -187,14 +190,18 @@ def build_snapshot(table_id: int, user: Any) -> dict[str, Any]:
 
 def events_since(table_id: int, version: int) -> list[dict[str, Any]] | None:
     """Stored events after ``version`` in order, or None when a snapshot is the better answer
-    (more than ``MAX_REPLAY_EVENTS`` missed, or a version the table never had)."""
+    (more than ``MAX_REPLAY_EVENTS`` missed, a version the table never had, or an event stored
+    before its kind carried the facts clients copy)."""
     current = Table.objects.filter(pk=table_id).values_list("version", flat=True).first()
     if current is None or version < 0 or version > current:
         return None
     if current - version > MAX_REPLAY_EVENTS:
         return None
     events = TableEvent.objects.filter(table_id=table_id, version__gt=version).order_by("version")
-    return [e.as_message() for e in events]
+    messages = [e.as_message() for e in events]
+    if any(is_outdated(m["event"]) for m in messages):
+        return None  # stored before events carried their facts: the snapshot has them
+    return messages
 
 
 def events_between(table_id: int, after: int, up_to: int) -> list[dict[str, Any]]:
@@ -230,15 +237,25 @@ def tables_of_user(user: Any, limit: int = 20) -> list[Table]:
     )
 
 
-def replay_data(table: Table) -> dict[str, Any] | None:
-    """The replay page's data: the RULES.md Partie record plus the seats; None before a Partie."""
+def replay_data(table: Table, *, with_steps: bool = True) -> dict[str, Any] | None:
+    """The replay page's data; None before a Partie.
+
+    ``partie_record`` is the RULES.md Partie record (also the JSON export), ``seats`` the
+    seats, and ``replay_steps`` (unless ``with_steps`` is false) every step of every deal as
+    the engine computes it (``games.live.replay.replay_steps``): the page draws them and
+    derives nothing.
+    """
     partie = getattr(table, "partie", None)
     if partie is None:
         return None
-    return {
-        "partie_record": partie.to_record().to_dict(),
+    record = partie.to_record()
+    data = {
+        "partie_record": record.to_dict(),
         "seats": [seat_info(s) for s in seats_of(table)],
     }
+    if with_steps:
+        data["replay_steps"] = replay_steps(record)
+    return data
 
 
 def partie_outcome(partie_id: int) -> PartieOutcome:

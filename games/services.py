@@ -35,6 +35,7 @@ from games.engine import (
     draw_first_dealer,
     places,
 )
+from games.live.facts import deal_started_facts, move_facts
 from games.live.messages import illegal_move_text
 from games.live.positions import Position, positions
 from games.models import (
@@ -429,6 +430,7 @@ def _start_deal(
             "hands": [[c.code for c in deal.hand(s)] for s in range(n)],
             "hand_sizes": [len(h) for h in codes],
             "legal_moves": [m.code for m in deal.legal_moves()],
+            **deal_started_facts(deal),
         },
         changes_play=True,
     )
@@ -633,6 +635,7 @@ def _record_move(
         "deal_over": over,
         "penalties": None if deal.penalties is None else list(deal.penalties),
         "clock": None,
+        **move_facts(deal),
     }
     return log.add("move", data, changes_play=True), data
 

@@ -171,7 +171,7 @@ def replay(request: HttpRequest, table_id: int) -> HttpResponse:
 def record_json(request: HttpRequest, table_id: int) -> JsonResponse:
     """The finished Partie as a RULES.md Partie record (for exports and the score CLI)."""
     table = get_object_or_404(Table, pk=table_id, status=Table.Status.FINISHED, public=True)
-    data = selectors.replay_data(table)
+    data = selectors.replay_data(table, with_steps=False)
     if data is None:
         raise Http404(_("No Partie at this table."))
     return JsonResponse(data["partie_record"])

@@ -14,16 +14,31 @@ import copy
 from typing import Any
 
 SUIT_CODES = "CSHD"
-RANK_CODES = "6789TJQKA"
-JACK_RANK = RANK_CODES.index("J")
 TRICK_CONTRACTS = frozenset({"no_tricks", "no_hearts", "no_jacks", "no_king_of_hearts"})
-LAYOUT_CONTRACT = "rosbiratschka"
 PASS_CODE = "pass"
 
 # Event kinds whose fields are the same for every viewer.
 PUBLIC_KINDS = frozenset(
     {"partie_started", "deal_finished", "partie_finished", "seat_changed", "clock"}
 )
+
+# The field each kind gained when the server began to send the layout rows' facts
+# (games/live/facts.py); events stored before lack it.
+FACT_FIELDS = {"deal_started": "row_ranks", "move": "row"}
+
+
+class OutdatedEvent(ValueError):
+    """An event stored before its kind carried the facts a client copies (``FACT_FIELDS``).
+
+    A client cannot apply it without knowing the rules, so it asks for a ``sync``; the server
+    answers a sync over such events with a fresh snapshot (``is_outdated``).
+    """
+
+
+def is_outdated(event: dict[str, Any]) -> bool:
+    """True for a stored ``deal_started`` or ``move`` event that lacks its fact field."""
+    field = FACT_FIELDS.get(event["kind"])
+    return field is not None and field not in event
 
 
 def event_for_viewer(event: dict[str, Any], seat: int | None) -> dict[str, Any]:
@@ -47,6 +62,7 @@ def event_for_viewer(event: dict[str, Any], seat: int | None) -> dict[str, Any]:
             "hand": list(event["hands"][seat]) if seat is not None else [],
             "hand_sizes": list(event["hand_sizes"]),
             "legal_moves": list(event["legal_moves"]) if seat is not None and seat == turn else [],
+            **({"row_ranks": copy.deepcopy(event["row_ranks"])} if "row_ranks" in event else {}),
         }
     if kind == "move":
         filtered = {key: value for key, value in event.items() if key != "legal_moves"}
@@ -96,8 +112,10 @@ def fresh_deal_view(
     hand: list[str],
     hand_sizes: list[int],
     legal_moves: list[str],
+    row_ranks: dict[str, list[str]] | None,
 ) -> dict[str, Any]:
-    """The viewer's deal view right after dealing: the same shape as ``SeatView.to_dict()``."""
+    """The viewer's deal view right after dealing: ``SeatView.to_dict()`` plus ``row_ranks``
+    (``games.live.facts.deal_view``)."""
     return {
         "players": players,
         "contract": contract,
@@ -117,6 +135,7 @@ def fresh_deal_view(
         "rows": empty_rows(),
         "over": False,
         "penalties": None,
+        "row_ranks": copy.deepcopy(row_ranks),
     }
 
 
@@ -136,15 +155,9 @@ def _apply_move(deal: dict[str, Any], event: dict[str, Any]) -> None:
                 deal["tricks"].append(copy.deepcopy(trick))
                 deal["tricks_won"][trick["winner"]] += 1
                 deal["current_trick"] = []
-        elif contract == LAYOUT_CONTRACT:
-            rank, suit = RANK_CODES.index(move[0]), move[1]
-            row = deal["rows"].get(suit)
-            if rank == JACK_RANK:
-                deal["rows"][suit] = [move, move]
-            elif row is not None and rank < JACK_RANK:
-                row[0] = move
-            elif row is not None:
-                row[1] = move
+    row = event["row"]
+    if row is not None:  # the layout row the card changed, as the engine has it now
+        deal["rows"][row["suit"]] = [row["low"], row["high"]]
     deal["turn"] = event["next_turn"]
     deal["legal_moves"] = list(event["legal_moves"])
     deal["hundred_total"] = event["hundred_total"]
@@ -158,9 +171,13 @@ def apply_event(snapshot: dict[str, Any], frame: dict[str, Any]) -> dict[str, An
 
     Frames without a version (chat) do not change the table state. The caller checks the
     version order: a frame whose version is not ``snapshot["version"] + 1`` means a gap.
+    Raises ``OutdatedEvent`` for an event stored before its kind carried its facts: the caller
+    then asks for a sync, which the server answers with a snapshot.
     """
     if frame.get("version") is None:
         return snapshot
+    if is_outdated(frame["event"]):
+        raise OutdatedEvent(f"{frame['event']['kind']} event {frame['version']} lacks its facts")
     state = copy.deepcopy(snapshot)
     event = frame["event"]
     kind = event["kind"]
@@ -187,6 +204,7 @@ def apply_event(snapshot: dict[str, Any], frame: dict[str, Any]) -> dict[str, An
             hand=event["hand"],
             hand_sizes=event["hand_sizes"],
             legal_moves=event["legal_moves"],
+            row_ranks=event["row_ranks"],
         )
     elif kind == "move":
         _apply_move(state["deal"], event)
@@ -219,12 +237,14 @@ def apply_event(snapshot: dict[str, Any], frame: dict[str, Any]) -> dict[str, An
 
 
 __all__ = [
-    "LAYOUT_CONTRACT",
+    "FACT_FIELDS",
+    "OutdatedEvent",
     "PASS_CODE",
     "TRICK_CONTRACTS",
     "apply_event",
     "event_for_viewer",
     "frame_for_viewer",
     "fresh_deal_view",
+    "is_outdated",
     "viewer_key",
 ]

@@ -4,6 +4,9 @@
 // consecutive `version`s. `applyEvent` below must give exactly the same state as the
 // backend's games/live/state.py apply_event, so a client that applied frames 1..n holds what
 // a fresh snapshot at n would hold. A gap in versions makes the client send `sync`.
+// The client knows no rule: the engine's facts (legal moves, tricks and their winners, the
+// layout row a card changed, the ranks each row can hold) come in the frames, and
+// `applyEvent` copies them.
 //
 // The module is also imported on its own (tests compare applyEvent with the Python one), so
 // it only starts the UI when the page has a #table-app element.
@@ -13,8 +16,6 @@ import {
   cardSvg,
   cardSlotSvg,
   escapeXml,
-  rankValue,
-  RANKS,
   seatLabel,
   sortHand,
   suitIcon,
@@ -49,16 +50,18 @@ export function stateFromSnapshot(frame) {
   };
 }
 
-const JACK_VALUE = RANKS.indexOf("J");
+// The field each kind gained when the server began to send the layout rows' facts; events
+// stored before lack it (games/live/state.py FACT_FIELDS).
+const FACT_FIELDS = { deal_started: "row_ranks", move: "row" };
 
-/** Lay a card in the layout game: a Jack starts its row, lower cards extend the low end. */
-function layCard(rows, code) {
-  const rank = rankValue(code);
-  const suit = code[1];
-  const row = rows[suit] ?? null;
-  if (rank === JACK_VALUE) rows[suit] = [code, code];
-  else if (row !== null && rank < JACK_VALUE) row[0] = code;
-  else if (row !== null) row[1] = code;
+/** Thrown by `applyEvent` for an event stored before its kind carried its facts. */
+export class OutdatedEvent extends Error {}
+
+/** True for a `deal_started` or `move` event without its fact field: ask for a sync (the
+ * server answers with a snapshot). */
+export function isOutdated(ev) {
+  const field = FACT_FIELDS[ev.kind];
+  return field !== undefined && !(field in ev);
 }
 
 function applyMove(deal, ev) {
@@ -77,10 +80,10 @@ function applyMove(deal, ev) {
         deal.tricks_won[ev.trick.winner] += 1;
         deal.current_trick = [];
       }
-    } else if (deal.contract === "rosbiratschka") {
-      layCard(deal.rows, move);
     }
   }
+  // The layout row the card changed, as the engine has it after the move.
+  if (ev.row !== null) deal.rows[ev.row.suit] = [ev.row.low, ev.row.high];
   deal.turn = ev.next_turn;
   deal.legal_moves = clone(ev.legal_moves);
   deal.hundred_total = ev.hundred_total;
@@ -92,10 +95,14 @@ function applyMove(deal, ev) {
 /**
  * Apply one `event` frame to a state and return the new state (the input is not changed).
  * Mirrors games/live/state.py apply_event line by line: frames without a version (chat)
- * leave the state as it is; an unknown kind throws (the caller then asks for a sync).
+ * leave the state as it is; an unknown kind throws; an outdated event throws `OutdatedEvent`
+ * (the caller then asks for a sync).
  */
 export function applyEvent(state, frame) {
   if (frame.version === null || frame.version === undefined) return state;
+  if (isOutdated(frame.event)) {
+    throw new OutdatedEvent(`${frame.event.kind} event ${frame.version} lacks its facts`);
+  }
   const next = clone(state);
   const ev = frame.event;
   const table = next.table;
@@ -132,6 +139,7 @@ export function applyEvent(state, frame) {
         rows: { C: null, S: null, H: null, D: null },
         over: false,
         penalties: null,
+        row_ranks: clone(ev.row_ranks),
       };
       break;
     case "move":
@@ -190,13 +198,6 @@ export function trickPosition(seat, viewerSeat, players) {
   const rx = players >= 5 ? 40 : 34;
   const ry = players >= 5 ? 34 : 30;
   return { x: 50 + rx * Math.cos(angle), y: 50 + ry * Math.sin(angle) };
-}
-
-/** The ranks a layout row can hold with this many players (the pack's lowest rank upwards). */
-export function rowRanks(players, suit) {
-  let low = { 3: "9", 4: "7", 5: "6", 6: "6" }[players];
-  if (players === 5 && suit === "D") low = "7";
-  return RANKS.slice(RANKS.indexOf(low));
 }
 
 // ------------------------------------------------------------------ the UI
@@ -318,6 +319,12 @@ class TableApp {
     try {
       this.state = applyEvent(this.state, frame);
     } catch (error) {
+      if (error instanceof OutdatedEvent) {
+        // Stored before the server sent its facts: a sync over it brings a fresh snapshot.
+        this.syncing = true;
+        this.send({ type: "sync", version: this.state.version });
+        return;
+      }
       // A kind this client does not know (a newer server): keep the state, move the version on
       // so the next frames still apply, and say so in the console for whoever debugs it.
       console.warn("rosbi: skipped an event frame", frame, error);
@@ -649,12 +656,14 @@ class TableApp {
     const rows = SUITS.split("")
       .map((suit) => {
         const row = deal.rows[suit];
-        const ranks = rowRanks(deal.players, suit);
-        const cells = [...ranks]
-          .map((rank) => {
+        const ranks = deal.row_ranks[suit];
+        // The row's laid cards run from its low to its high card (both sent by the server).
+        const low = row ? ranks.indexOf(row[0][0]) : -1;
+        const high = row ? ranks.indexOf(row[1][0]) : -2;
+        const cells = ranks
+          .map((rank, i) => {
             const code = rank + suit;
-            const laid =
-              row && rankValue(code) >= rankValue(row[0]) && rankValue(code) <= rankValue(row[1]);
+            const laid = i >= low && i <= high;
             const jack = rank === "J" ? " row-jack" : "";
             return laid
               ? `<div class="row-cell${jack}">${this.cardFigure(code)}</div>`

@@ -1,10 +1,10 @@
-"""The browser's game logic against the Python originals, run in Chromium on random deals.
+"""The browser's state machine against the Python original, run in Chromium on random deals.
 
-- ``applyEvent`` in static/js/table.js must give the same state as
-  games/live/state.py ``apply_event`` after every frame, and the deal it builds must equal the
-  engine's own ``view_for(seat).to_dict()``.
-- ``replayDeal`` in static/js/replay.js re-derives who played each move, the tricks and the
-  penalties of a deal record: they must equal the engine's.
+``applyEvent`` in static/js/table.js must give the same state as games/live/state.py
+``apply_event`` after every frame, and the deal it builds must equal the snapshot's deal view
+(the engine's ``view_for(seat).to_dict()`` plus the facts of games/live/facts.py). Neither
+derives a rule: both copy the facts the frames carry. (The replay page draws the server's
+steps: tests/e2e/test_replay_in_browser.py.)
 
 The scripts are served from ``static/`` through Playwright's request routing: no server.
 """
@@ -19,7 +19,8 @@ from typing import Any
 import pytest
 
 from games.engine import CONTRACT_ORDER, HouseRules, random_deal
-from games.live.state import apply_event
+from games.live.facts import deal_started_facts, deal_view, move_facts
+from games.live.state import OutdatedEvent, apply_event
 
 pytestmark = pytest.mark.browser
 
@@ -103,6 +104,7 @@ def frames_for_partie(players: int, viewer: int | None, rules: HouseRules, seed:
                 "hand": view["hand"],
                 "hand_sizes": view["hand_sizes"],
                 "legal_moves": view["legal_moves"],
+                **deal_started_facts(deal),
             }
         )
         events.append(
@@ -141,6 +143,7 @@ def frames_for_partie(players: int, viewer: int | None, rules: HouseRules, seed:
                     "legal_moves": after["legal_moves"],
                     "deal_over": deal.over,
                     "penalties": None if deal.penalties is None else list(deal.penalties),
+                    **move_facts(deal),
                 }
             )
             if number % 2 == 1:
@@ -183,7 +186,7 @@ def frames_for_partie(players: int, viewer: int | None, rules: HouseRules, seed:
         {"kind": "partie_finished", "totals": totals, "places": places, "score_sheet": sheet}
     )
     frames = [{"type": "event", "version": v, "event": e} for v, e in enumerate(events, start=1)]
-    return snapshot, frames, deal.view_for(viewer).to_dict()
+    return snapshot, frames, deal_view(deal, viewer)
 
 
 @pytest.mark.parametrize(
@@ -243,58 +246,24 @@ def test_chat_frames_leave_the_state_alone(page) -> None:
     assert apply_event(snapshot, chat) is snapshot
 
 
-@pytest.mark.parametrize("players", [3, 4, 5, 6])
-def test_replay_derives_seats_tricks_and_penalties_like_the_engine(page, players) -> None:
-    rng = random.Random(100 + players)
-    cases = []
-    for round_number in range(6):
-        for contract in CONTRACT_ORDER:
-            rules = HouseRules(doubling=round_number % 2 == 0)
-            deal = random_deal(players, contract, rng, rules=rules)
-            hands = [[c.code for c in deal.hand(s)] for s in range(players)]
-            while not deal.over:
-                deal.play(rng.choice(deal.legal_moves()))
-            record = {
-                "players": players,
-                "contract": contract.value,
-                "dealer": deal.dealer,
-                "hands": hands,
-                "moves": [m.code for m in deal.moves],
-            }
-            expected = {
-                "seats": [s for s, _ in deal.history],
-                "tricks": [
-                    {"leader": t.leader, "cards": [c.code for c in t.cards], "winner": t.winner}
-                    for t in deal.tricks
-                ],
-                "penalties": list(deal.penalties),
-                "rows": deal.view_for(None).to_dict()["rows"],
-                "hundred_total": deal.hundred_total,
-            }
-            cases.append((record, rules.doubling, expected))
-    results = page.evaluate(
-        """async (cases) => {
-            const { replayDeal } = await import("/static/js/replay.js");
-            return cases.map(([record, doubling]) => {
-                const steps = replayDeal(record, doubling);
-                const end = steps[steps.length - 1];
-                return {
-                    seats: steps.slice(1).map((s) => s.last[0]),
-                    tricks: end.tricks,
-                    penalties: end.penalties,
-                    rows: end.rows,
-                    hundred_total: end.hundredTotal,
-                    steps: steps.length,
-                };
-            });
+def test_an_outdated_event_throws_so_the_client_syncs(page) -> None:
+    """A move stored before moves carried their layout row cannot be applied without the
+    rules: both state machines refuse it (the page then sends ``sync``)."""
+    snapshot, frames, _ = frames_for_partie(4, 0, HouseRules(), seed=2)
+    moves = [k for k, f in enumerate(frames) if f["event"]["kind"] == "move"]
+    state = snapshot
+    for frame in frames[: moves[0]]:
+        state = apply_event(state, frame)
+    old = {**frames[moves[0]], "event": dict(frames[moves[0]]["event"])}
+    del old["event"]["row"]
+    with pytest.raises(OutdatedEvent):
+        apply_event(state, old)
+    thrown = page.evaluate(
+        """async ([state, frame]) => {
+            const { applyEvent, OutdatedEvent } = await import("/static/js/table.js");
+            try { applyEvent(state, frame); } catch (error) { return error instanceof OutdatedEvent; }
+            return false;
         }""",
-        [[record, doubling] for record, doubling, _ in cases],
+        [state, old],
     )
-    for (record, _doubling, expected), got in zip(cases, results, strict=True):
-        label = f"{players} players, {record['contract']}"
-        assert got["steps"] == len(record["moves"]) + 1, label
-        assert got["seats"] == expected["seats"], label
-        assert got["tricks"] == expected["tricks"], label
-        assert got["penalties"] == expected["penalties"], label
-        assert got["rows"] == expected["rows"], label
-        assert got["hundred_total"] == expected["hundred_total"], label
+    assert thrown is True

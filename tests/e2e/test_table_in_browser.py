@@ -275,7 +275,7 @@ def test_whole_partie_against_three_bots(asgi_live_server, chromium, screenshot_
     assert own_moves, "the human seat never moved"
     assert len(keyboard_moves) >= 2
 
-    # The replay page of the finished Partie re-derives the same score sheet from the record.
+    # The replay page of the finished Partie shows the same score sheet (the server computes it).
     page.locator("[data-ref=replay-link]").click()
     page.wait_for_url(re.compile(rf"/tables/{table_id}/replay/$"))
     page.wait_for_selector("[data-ref=sheet] tfoot tr.totals td")
