@@ -47,6 +47,7 @@ ENVIRONMENT_VARIABLES: dict[str, str] = {
     "SECURE_SSL_REDIRECT": "redirect http to https in production (default true)",
     "LOG_LEVEL": "root log level (default INFO)",
     "SITE_URL": "the site's public address for links in e-mails (default https://first host)",
+    "TRUSTED_PROXIES": "comma-separated proxy addresses or networks whose X-Forwarded-For is believed",
 }
 
 
@@ -84,6 +85,7 @@ class Config:
     ssl_redirect: bool
     log_level: str
     site_url: str = "http://127.0.0.1:8000"
+    trusted_proxies: tuple[str, ...] = ()
 
 
 def parse_bool(name: str, raw: str | None, default: bool) -> bool:
@@ -103,6 +105,19 @@ def parse_list(raw: str | None) -> list[str]:
     if not raw:
         return []
     return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+def parse_networks(name: str, raw: str | None) -> tuple[str, ...]:
+    """Comma-separated IP addresses or networks (CIDR), checked here so a typo fails at start."""
+    import ipaddress
+
+    networks = []
+    for item in parse_list(raw):
+        try:
+            networks.append(str(ipaddress.ip_network(item, strict=False)))
+        except ValueError as error:
+            raise ImproperlyConfigured(f"{name}: {item!r} is not an address or network.") from error
+    return tuple(networks)
 
 
 def parse_int(name: str, raw: str | None, default: int) -> int:
@@ -293,6 +308,7 @@ def load_config(env: Mapping[str, str], base_dir: Path) -> Config:
         ssl_redirect=parse_bool("SECURE_SSL_REDIRECT", env.get("SECURE_SSL_REDIRECT"), True),
         log_level=env.get("LOG_LEVEL", "INFO").upper(),
         site_url=site_url,
+        trusted_proxies=parse_networks("TRUSTED_PROXIES", env.get("TRUSTED_PROXIES")),
     )
 
 

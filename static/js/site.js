@@ -13,4 +13,17 @@ document.addEventListener("DOMContentLoaded", () => {
   if (select) {
     select.addEventListener("change", () => select.form.submit());
   }
+  // Print buttons (the printed seating lists and score sheets).
+  for (const button of document.querySelectorAll("[data-print]")) {
+    button.addEventListener("click", () => window.print());
+  }
+  // The ranked queue: while waiting, look every 3 s whether a table was found.
+  const queue = document.querySelector(".ladder-queue[data-waiting]");
+  if (queue) {
+    setInterval(async () => {
+      const response = await fetch(queue.dataset.statusUrl, { credentials: "same-origin" });
+      const status = await response.json();
+      if (status.table_url) window.location = status.table_url;
+    }, 3000);
+  }
 });

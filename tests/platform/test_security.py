@@ -1,0 +1,128 @@
+"""Hardening: log-in throttling, the client address behind proxies, the content security policy."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import override_settings
+
+from rosbi_platform.accounts.models import User
+from rosbi_platform.client_ip import address_from
+
+pytestmark = pytest.mark.django_db
+
+PASSWORD = "a-long-right-password-1"
+
+
+def log_in(client, username: str, password: str, address: str = "198.51.100.7", **extra):
+    return client.post(
+        "/accounts/login/",
+        {"username": username, "password": password},
+        REMOTE_ADDR=address,
+        **extra,
+    )
+
+
+def test_five_wrong_passwords_lock_the_account_even_for_the_right_one(client):
+    User.objects.create_user("victim", password=PASSWORD)
+    for _ in range(4):
+        assert log_in(client, "victim", "wrong").status_code == 200  # the form again
+    assert log_in(client, "victim", "wrong").status_code == 429, "the fifth failure locks"
+    locked = log_in(client, "victim", PASSWORD)
+
+    assert locked.status_code == 429
+    assert "Too many failed log-ins" in locked.content.decode()
+    assert "_auth_user_id" not in client.session
+    # The lock is per account: from another address it holds as well.
+    assert log_in(client, "victim", PASSWORD, address="203.0.113.9").status_code == 429
+
+
+def test_one_address_trying_many_accounts_is_locked(client):
+    for n in range(5):
+        User.objects.create_user(f"player{n}", password=PASSWORD)
+        log_in(client, f"player{n}", "wrong", address="192.0.2.66")
+    User.objects.create_user("fresh", password=PASSWORD)
+
+    assert log_in(client, "fresh", PASSWORD, address="192.0.2.66").status_code == 429
+    other = log_in(client, "fresh", PASSWORD, address="192.0.2.67")
+    assert other.status_code == 302, "another address logs in normally"
+
+
+def test_the_lock_out_page_speaks_german(client):
+    User.objects.create_user("spieler", password=PASSWORD)
+    client.cookies["django_language"] = "de"
+    for _ in range(5):
+        log_in(client, "spieler", "falsch")
+    page = log_in(client, "spieler", PASSWORD).content.decode()
+
+    assert "Zu viele fehlgeschlagene Anmeldungen" in page
+    assert "15 Minuten gesperrt" in page
+
+
+def test_a_right_password_resets_the_count(client):
+    User.objects.create_user("forgetful", password=PASSWORD)
+    for _ in range(4):
+        log_in(client, "forgetful", "wrong")
+    assert log_in(client, "forgetful", PASSWORD).status_code == 302
+    client.logout()
+    for _ in range(4):
+        log_in(client, "forgetful", "wrong")
+    assert log_in(client, "forgetful", PASSWORD).status_code == 302
+
+
+@pytest.mark.parametrize(
+    ("remote", "forwarded", "trusted", "expected"),
+    [
+        # Straight from the internet: a forged header changes nothing.
+        ("203.0.113.5", "1.2.3.4", [], "203.0.113.5"),
+        ("203.0.113.5", "1.2.3.4", ["172.28.0.10"], "203.0.113.5"),
+        # Through our proxy: the address it appended, not what the client wrote before it.
+        ("172.28.0.10", "1.2.3.4, 203.0.113.5", ["172.28.0.10"], "203.0.113.5"),
+        # Two proxies of ours (a network): skip both.
+        ("10.0.0.2", "203.0.113.5, 10.0.0.3", ["10.0.0.0/24"], "203.0.113.5"),
+        # Our proxy but no header, or garbage in it: the proxy's own address.
+        ("172.28.0.10", "", ["172.28.0.10"], "172.28.0.10"),
+        ("172.28.0.10", "not-an-ip", ["172.28.0.10"], "172.28.0.10"),
+        ("2001:db8::1", "", [], "2001:db8::1"),
+        ("", "1.2.3.4", [], None),
+    ],
+)
+def test_the_client_address_believes_only_trusted_proxies(remote, forwarded, trusted, expected):
+    meta = {"REMOTE_ADDR": remote, "HTTP_X_FORWARDED_FOR": forwarded}
+    assert address_from(meta, trusted) == expected
+
+
+@override_settings(TRUSTED_PROXIES=("172.28.0.10/32",))
+def test_throttling_counts_the_real_client_behind_the_proxy(client):
+    User.objects.create_user("behindproxy", password=PASSWORD)
+    for n in range(5):
+        log_in(
+            client,
+            "behindproxy",
+            "wrong",
+            address="172.28.0.10",
+            HTTP_X_FORWARDED_FOR=f"198.51.100.{n}, 192.0.2.99",
+        )
+    # A forged left-hand address does not help: the proxy saw 192.0.2.99 every time.
+    User.objects.create_user("second", password=PASSWORD)
+    blocked = log_in(
+        client, "second", PASSWORD, address="172.28.0.10", HTTP_X_FORWARDED_FOR="192.0.2.99"
+    )
+    assert blocked.status_code == 429
+
+
+@pytest.mark.parametrize("path", ["/", "/lobby/", "/rules/", "/accounts/login/", "/ladder/"])
+def test_pages_carry_a_strict_content_security_policy(client, path):
+    response = client.get(path)
+    policy = response["Content-Security-Policy"]
+    directives = dict(
+        (part.split()[0], part.split()[1:]) for part in policy.split(";") if part.strip()
+    )
+
+    assert directives["script-src"] == ["'self'"], "no inline or eval'd scripts"
+    assert directives["object-src"] == ["'none'"]
+    assert directives["frame-ancestors"] == ["'none'"]
+    body = response.content.decode()
+    for tag in body.split("<script")[1:]:
+        opening = tag.split(">", 1)[0]
+        assert "src=" in opening or "application/json" in opening, f"inline script: {opening}"
+    assert " onclick=" not in body and "javascript:" not in body
