@@ -157,6 +157,14 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_RESULT_EXPIRES = 3600
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Ride out a broker outage however long it lasts, and give a task whose worker process died
+# (kill -9, out of memory) back to the queue instead of acknowledging it as failed: every
+# task is idempotent, so running it again is safe. An unacknowledged task of a worker that
+# vanished entirely comes back after the visibility timeout; the sweepers (clocks, bots,
+# hand-offs) heal sooner.
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 600}
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_TIMEZONE = TIME_ZONE
 

@@ -72,10 +72,10 @@ def create_sessions(users: list[User]) -> dict[int, str]:
     return keys
 
 
-def start_table_for(players: list[User], name: str, turn_seconds: int) -> int:
+def start_table_for(players: list[User], name: str, turn_seconds: int, rated: bool = False) -> int:
     """One table through the real services: created by seat 0, joined by 1-3, started."""
     table = services.create_table(
-        owner=players[0], name=name, size=PLAYERS_PER_TABLE, turn_seconds=turn_seconds
+        owner=players[0], name=name, size=PLAYERS_PER_TABLE, turn_seconds=turn_seconds, rated=rated
     )
     for seat, player in enumerate(players[1:], start=1):
         services.join_table(table.pk, player, seat=seat)
@@ -90,6 +90,7 @@ class Command(BaseCommand):
         parser.add_argument("--tables", type=int, default=100, help="tables played at once")
         parser.add_argument("--rounds", type=int, default=1, help="tables per group in a row")
         parser.add_argument("--turn-seconds", type=int, default=30, help="clock per move")
+        parser.add_argument("--rated", action="store_true", help="rated tables (ladder pool)")
         parser.add_argument("--prefix", default="", help="user name prefix (default: unique)")
         parser.add_argument("--out", default="var/bench_load/tables.json", help="JSON plan file")
 
@@ -102,7 +103,9 @@ class Command(BaseCommand):
         plan_slots = []
         for slot, group in enumerate(players):
             tables = [
-                start_table_for(group, f"load {prefix} {slot}/{r}", options["turn_seconds"])
+                start_table_for(
+                    group, f"load {prefix} {slot}/{r}", options["turn_seconds"], options["rated"]
+                )
                 for r in range(rounds)
             ]
             plan_slots.append(
