@@ -68,15 +68,7 @@ def _submit_move_now(*args: Any, **kwargs: Any) -> services.MoveResult:
 # The threads (and so at most the database connections) each worker gives to moves.
 MOVE_THREADS = 6
 _move_executor = ThreadPoolExecutor(max_workers=MOVE_THREADS, thread_name_prefix="games-move")
-# SQLite takes one writer at a time, so parallel moves gain nothing there, and in its
-# shared-cache test database a second connection meets "database table is locked", which no
-# busy timeout retries: on SQLite moves stay on the thread every other database call uses.
-MOVES_IN_PARALLEL = settings.DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3"
-_submit_move = (
-    _MoveCall(_submit_move_now, thread_sensitive=False, executor=_move_executor)
-    if MOVES_IN_PARALLEL
-    else _MoveCall(_submit_move_now, thread_sensitive=True)
-)
+_submit_move = _MoveCall(_submit_move_now, thread_sensitive=False, executor=_move_executor)
 
 
 def close_move_thread_connections(timeout: float = 30) -> None:

@@ -709,54 +709,31 @@ def _write_move_if_unchanged(
     """Store one move (table row, deal row, event) only if the table is still at
     ``expected_version``: the compare-and-swap that makes a stale cache harmless.
 
-    PostgreSQL does it in one statement (data-modifying CTEs run atomically, and the UPDATE
-    takes the row lock, so a concurrent locked move is waited for and then seen); other
-    databases use a short transaction of three statements with the same condition.
+    One statement does it all: data-modifying CTEs run atomically, and the UPDATE takes the
+    row lock, so a concurrent locked move is waited for and then seen.
     """
     now = timezone.now()
     event.created = now
-    if connection.vendor == "postgresql":
-        params = [
-            table.version,
-            table.state_version,
-            table.turn_seat,
-            table.turn_deadline,
-            table.bot_due_at,
-            table.pk,
-            expected_version,
-            table.invite_code,
-            json.dumps(row.moves),
-            row.partie_id,
-            row.number,
-            event.version,
-            event.kind,
-            json.dumps(event.data),
-            now,
-        ]
-        with connection.cursor() as cursor:
-            cursor.execute(_CAS_MOVE_SQL, params)
-            return cursor.fetchone() is not None
-
-    def attempt() -> bool:
-        with transaction.atomic():
-            updated = Table.objects.filter(
-                pk=table.pk, version=expected_version, invite_code=table.invite_code
-            ).update(
-                version=table.version,
-                state_version=table.state_version,
-                turn_seat=table.turn_seat,
-                turn_deadline=table.turn_deadline,
-                bot_due_at=table.bot_due_at,
-            )
-            if not updated:
-                return False
-            PartieDeal.objects.filter(partie_id=row.partie_id, number=row.number).update(
-                moves=row.moves
-            )
-            event.save(force_insert=True)
-            return True
-
-    return retry_on_conflict(attempt)
+    params = [
+        table.version,
+        table.state_version,
+        table.turn_seat,
+        table.turn_deadline,
+        table.bot_due_at,
+        table.pk,
+        expected_version,
+        table.invite_code,
+        json.dumps(row.moves),
+        row.partie_id,
+        row.number,
+        event.version,
+        event.kind,
+        json.dumps(event.data),
+        now,
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(_CAS_MOVE_SQL, params)
+        return cursor.fetchone() is not None
 
 
 def _already_applied(table: Table, seat: int, move: str, version: int) -> int | None:
@@ -1030,8 +1007,7 @@ def return_to_seat(table_id: int, user: Any) -> bool:
 def hand_off_partie_result(partie_id: int) -> bool:
     """Send ``partie_finished`` once and only once for a finished Partie.
 
-    The flag flips in a conditional UPDATE (row-locked on PostgreSQL, serialised on SQLite);
-    only the caller that flipped it sends the signal, inside the same transaction, so the
+    The flag flips in a conditional UPDATE, which takes the Partie's row lock; only the caller that flipped it sends the signal, inside the same transaction, so the
     receivers' writes (ratings, standings) commit together with the flag or not at all.
     """
     from games.signals import partie_finished

@@ -70,8 +70,7 @@ def test_a_started_table_is_cached_and_its_first_move_reads_nothing():
         )
     assert result.status == "applied" and result.version == view["version"] + 1
     assert reads(captured.captured_queries) == []
-    if connection.vendor == "postgresql":
-        assert len(captured.captured_queries) == 1  # table, deal row and event in one statement
+    assert len(captured.captured_queries) == 1  # table, deal row and event in one statement
     # What the cached path wrote is what the locked path would have: a fresh rebuild agrees.
     table.refresh_from_db()
     assert positions.peek_version(table.pk) == table.version == result.version
@@ -288,13 +287,9 @@ def test_a_cached_position_of_another_table_with_the_same_id_is_never_written():
     assert copy_of_cached(table.pk).table.invite_code == table.invite_code
 
 
-def test_moves_run_in_parallel_only_where_the_database_takes_parallel_writers() -> None:
-    """SQLite: the one shared database thread (its shared-cache test database refuses a second
-    connection's reads with "table is locked"); PostgreSQL: the move threads."""
-    from django.db import connection
-
+def test_moves_run_on_the_move_threads_in_parallel() -> None:
+    """Moves leave the one shared database thread: each runs on a move thread of its own."""
     from games import consumers
 
-    on_sqlite = connection.vendor == "sqlite"
-    assert consumers.MOVES_IN_PARALLEL is not on_sqlite
-    assert consumers._submit_move._thread_sensitive is on_sqlite
+    assert consumers._submit_move._thread_sensitive is False
+    assert consumers._submit_move._executor is consumers._move_executor
