@@ -46,7 +46,7 @@ def main() -> None:
 def run(parties: int, settings, connection) -> None:
     from django.test.utils import CaptureQueriesContext
 
-    from games import selectors, services
+    from games import bot_turns, lobby, moves, selectors
     from games.models import Table
     from rosbi_platform import celery_app
     from rosbi_platform.accounts.models import User
@@ -59,7 +59,7 @@ def run(parties: int, settings, connection) -> None:
     human_queries: list[int] = []
     bot_ms: list[float] = []
     snapshot_ms: list[float] = []
-    original = services.play_bot_turn
+    original = bot_turns.play_bot_turn
 
     def timed_bot_turn(*a, **k):
         start = time.perf_counter()
@@ -68,13 +68,13 @@ def run(parties: int, settings, connection) -> None:
             bot_ms.append((time.perf_counter() - start) * 1000)
         return result
 
-    services.play_bot_turn = timed_bot_turn
+    bot_turns.play_bot_turn = timed_bot_turn
     for n in range(parties):
         users = [User.objects.create(username=f"bench{n}-{k}-{time.time_ns()}") for k in range(4)]
-        table = services.create_table(owner=users[0], size=4, turn_seconds=30)
+        table = lobby.create_table(owner=users[0], size=4, turn_seconds=30)
         for user in users[1:]:
-            services.join_table(table.pk, user)
-        services.start_table(table.pk, users[0], seed=n)
+            lobby.join_table(table.pk, user)
+        lobby.start_table(table.pk, users[0], seed=n)
         while True:
             state = Table.objects.get(pk=table.pk)
             if state.status != Table.Status.PLAYING:
@@ -85,7 +85,7 @@ def run(parties: int, settings, connection) -> None:
             snapshot_ms.append((time.perf_counter() - start) * 1000)
             with CaptureQueriesContext(connection) as queries:
                 start, cpu = time.perf_counter(), time.process_time()
-                result = services.submit_move(
+                result = moves.submit_move(
                     table.pk, view["deal"]["legal_moves"][0], view["version"], user=user
                 )
                 human_ms.append((time.perf_counter() - start) * 1000)
@@ -93,10 +93,10 @@ def run(parties: int, settings, connection) -> None:
             assert result.status == "applied", result
             human_queries.append(len(queries.captured_queries))
         owner = users[0]
-        bots = services.create_table(
+        bots = lobby.create_table(
             owner=owner, size=4, seat_owner=False, fill_with_bots=True, bot_level="heuristic"
         )
-        services.start_table(bots.pk, owner, seed=n)
+        lobby.start_table(bots.pk, owner, seed=n)
 
     def line(name: str, values: list[float]) -> str:
         ordered = sorted(values)
