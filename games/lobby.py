@@ -1,4 +1,4 @@
-"""Lobby actions: create a table, join it, leave it, start its Partie."""
+"""Lobby actions: create a table, change it while open, join it, leave it, start its Partie."""
 
 from __future__ import annotations
 
@@ -26,6 +26,9 @@ from games.live.positions import Position, positions
 from games.models import BOT_LEVEL_CHOICES, Partie, Seat, Table
 
 BOT_LEVELS = frozenset(level for level, _label in BOT_LEVEL_CHOICES)
+# What may change on a table that has not started (``change_open_table``); all else is fixed
+# at creation or belongs to the game.
+OPEN_TABLE_SETTINGS = ("name", "public", "turn_seconds", "bot_level")
 
 
 def _check_settings(bot_level: str | None = None, turn_seconds: int | None = None) -> None:
@@ -83,6 +86,31 @@ def create_table(
         )
         notify_lobby()
     return table
+
+
+def change_open_table(table_id: int, by_user: Any, **changes: Any) -> None:
+    """Change the ``OPEN_TABLE_SETTINGS`` of a table that has not started (its organiser or
+    staff). Only the given fields are written, under the table lock, so nothing a concurrent
+    join or start wrote is overwritten; the lobby is told after the commit. No table event:
+    the settings are not play, and the start's events carry what the clocks use."""
+    unknown = set(changes) - set(OPEN_TABLE_SETTINGS)
+    if unknown:
+        raise TypeError(f"not a setting of an open table: {sorted(unknown)}")
+    _check_settings(changes.get("bot_level"), changes.get("turn_seconds"))
+
+    def work(table: Table) -> None:
+        if table.status != Table.Status.OPEN:
+            raise ServiceError("not_open", _("This table has already started."))
+        if by_user.pk != table.owner_id and not by_user.is_staff:
+            raise ServiceError("forbidden", _("Only the table's organiser or staff can change it."))
+        if not changes:
+            return
+        for field, value in changes.items():
+            setattr(table, field, value)
+        table.save(update_fields=sorted(changes))
+        notify_lobby()
+
+    with_locked_table(table_id, work)
 
 
 def join_table(table_id: int, user: Any, seat: int | None = None, invite: str | None = None) -> int:
