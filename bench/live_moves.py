@@ -1,9 +1,10 @@
 """Cost of one move through the live-table service: latency percentiles and queries per move.
 
 Plays whole Parties at 4-seat tables of humans (every move through ``submit_move``, with
-clocks) and of heuristic bots (the bot loop) on a throwaway SQLite database, or on
-``DATABASE_URL`` when set, and prints the figures. Broadcasts go to the configured channel
-layer (the embedded Redis by default), as in production.
+clocks) and of heuristic bots (the bot loop) on a throwaway PostgreSQL database created next to
+the configured one (``DATABASE_URL``, else the embedded PostgreSQL) and dropped afterwards, and
+prints the figures. Broadcasts go to the configured channel layer (the embedded Redis by
+default), as in production.
 
     .venv/bin/python bench/live_moves.py --parties 3
 """
@@ -14,7 +15,6 @@ import argparse
 import os
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -26,24 +26,31 @@ def main() -> None:
 
     root = Path(__file__).resolve().parent.parent
     sys.path.insert(0, str(root))
-    scratch = tempfile.TemporaryDirectory()
-    if not os.environ.get("DATABASE_URL"):
-        os.environ["DATABASE_URL"] = f"sqlite:///{scratch.name}/bench.sqlite3"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rosbi_platform.settings")
     import django
 
     django.setup()
     from django.conf import settings
-    from django.core.management import call_command
     from django.db import connection
+
+    # A database of its own (migrated, dropped at the end): the development data stays untouched.
+    configured_name = connection.settings_dict["NAME"]
+    connection.settings_dict["TEST"]["NAME"] = f"rosbi_bench_live_moves_{os.getpid()}"
+    connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
+    try:
+        run(args.parties, settings, connection)
+    finally:
+        connection.creation.destroy_test_db(configured_name, verbosity=0)
+
+
+def run(parties: int, settings, connection) -> None:
     from django.test.utils import CaptureQueriesContext
 
-    from games import selectors, services
+    from games import bot_turns, lobby, moves, selectors
     from games.models import Table
     from rosbi_platform import celery_app
     from rosbi_platform.accounts.models import User
 
-    call_command("migrate", verbosity=0)
     settings.GAMES_BOT_THINK_SECONDS = 0
     celery_app.conf.task_always_eager = True
 
@@ -52,7 +59,7 @@ def main() -> None:
     human_queries: list[int] = []
     bot_ms: list[float] = []
     snapshot_ms: list[float] = []
-    original = services.play_bot_turn
+    original = bot_turns.play_bot_turn
 
     def timed_bot_turn(*a, **k):
         start = time.perf_counter()
@@ -61,13 +68,13 @@ def main() -> None:
             bot_ms.append((time.perf_counter() - start) * 1000)
         return result
 
-    services.play_bot_turn = timed_bot_turn
-    for n in range(args.parties):
+    bot_turns.play_bot_turn = timed_bot_turn
+    for n in range(parties):
         users = [User.objects.create(username=f"bench{n}-{k}-{time.time_ns()}") for k in range(4)]
-        table = services.create_table(owner=users[0], size=4, turn_seconds=30)
+        table = lobby.create_table(owner=users[0], size=4, turn_seconds=30)
         for user in users[1:]:
-            services.join_table(table.pk, user)
-        services.start_table(table.pk, users[0], seed=n)
+            lobby.join_table(table.pk, user)
+        lobby.start_table(table.pk, users[0], seed=n)
         while True:
             state = Table.objects.get(pk=table.pk)
             if state.status != Table.Status.PLAYING:
@@ -78,7 +85,7 @@ def main() -> None:
             snapshot_ms.append((time.perf_counter() - start) * 1000)
             with CaptureQueriesContext(connection) as queries:
                 start, cpu = time.perf_counter(), time.process_time()
-                result = services.submit_move(
+                result = moves.submit_move(
                     table.pk, view["deal"]["legal_moves"][0], view["version"], user=user
                 )
                 human_ms.append((time.perf_counter() - start) * 1000)
@@ -86,10 +93,10 @@ def main() -> None:
             assert result.status == "applied", result
             human_queries.append(len(queries.captured_queries))
         owner = users[0]
-        bots = services.create_table(
+        bots = lobby.create_table(
             owner=owner, size=4, seat_owner=False, fill_with_bots=True, bot_level="heuristic"
         )
-        services.start_table(bots.pk, owner, seed=n)
+        lobby.start_table(bots.pk, owner, seed=n)
 
     def line(name: str, values: list[float]) -> str:
         ordered = sorted(values)
@@ -100,7 +107,7 @@ def main() -> None:
         )
 
     print(f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
-    print(f"database: {connection.vendor}; {args.parties} Parties of 4 humans + as many of 4 bots")
+    print(f"PostgreSQL; {parties} Parties of 4 humans + as many of 4 bots")
     print(line("snapshot (build_snapshot)", snapshot_ms))
     print(line("human move (submit_move)", human_ms))
     print(line("  CPU time of this process", human_cpu_ms))

@@ -1,13 +1,22 @@
-"""Admin: tables with their seats, the read-only event log, results, chat moderation."""
+"""Admin: tables with their seats, the read-only event log, results, chat moderation.
+
+The admin changes live tables only through the games actions (``games.lobby``,
+``games.handoff``), so events, versions, broadcasts and queued tasks happen exactly as when
+the same thing is done from the site.
+"""
 
 from __future__ import annotations
 
 import json
+from typing import Any
 
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
+from games import handoff, lobby
+from games.events import ServiceError
 from games.models import (
     ChatMessage,
     Partie,
@@ -21,10 +30,22 @@ from games.models import (
 
 
 class SeatInline(admin.TabularInline):
+    """Seats change only by joining, leaving, starting and the clocks: read-only here."""
+
     model = Seat
     extra = 0
-    fields = ("number", "user", "bot_level", "away")
-    raw_id_fields = ("user",)
+    fields = ("number", "user", "bot_level", "away", "started_by", "left_at")
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 @admin.action(description=_("Replay as record (download the RULES.md Partie records)"))
@@ -42,13 +63,105 @@ def replay_as_record(modeladmin: admin.ModelAdmin, request: HttpRequest, queryse
 
 @admin.register(Table)
 class TableAdmin(admin.ModelAdmin):
+    """Tables are created in the lobby (or by tournaments and the ranked queue), never here.
+
+    Everything the games actions own is read-only: status, size, house rules (doubling,
+    layout), the versions and the turn, rated, rating pool, ranked queue, tournament round,
+    owner, invite code and the seats (inline). Changes go through the admin actions, which
+    call the same actions as the site: "Start the selected open tables, bots in empty seats"
+    (``lobby.start_table`` with ``fill_with_bots=True``) and "Hand off finished Parties not
+    handed off yet" (``handoff.hand_off_partie_result``).
+
+    While a table is open, its name, public flag, time per move and bot level stay editable:
+    harmless before the start, and saved through ``lobby.change_open_table`` (only those
+    fields, under the table lock, refused once the table has started). Once it has started
+    they are read-only too: the clocks and the bots already use them.
+    """
+
     list_display = ("id", "name", "size", "status", "rated", "public", "version", "created")
     list_filter = ("status", "rated", "public", "size")
     search_fields = ("name", "owner__username")
-    readonly_fields = ("version", "state_version", "turn_seat", "turn_deadline", "invite_code")
-    raw_id_fields = ("owner",)
+    fields = (
+        "name",
+        "owner",
+        "status",
+        "size",
+        "public",
+        "turn_seconds",
+        "bot_level",
+        "fill_with_bots",
+        "doubling",
+        "layout",
+        "rated",
+        "rating_pool",
+        "ranked_queue",
+        "tournament_round_id",
+        "invite_code",
+        "version",
+        "state_version",
+        "turn_seat",
+        "turn_deadline",
+        "bot_due_at",
+        "created",
+        "started_at",
+        "finished_at",
+    )
     inlines = [SeatInline]
-    actions = [replay_as_record]
+    actions = [replay_as_record, "start_with_bots", "hand_off_results"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
+        if obj is not None and obj.status == Table.Status.OPEN:
+            return tuple(f for f in self.fields if f not in lobby.OPEN_TABLE_SETTINGS)
+        return self.fields
+
+    def save_model(self, request: HttpRequest, obj: Table, form: Any, change: bool) -> None:
+        """Write only the changed open-table settings, through the lobby action."""
+        changes = {
+            field: form.cleaned_data[field]
+            for field in form.changed_data
+            if field in lobby.OPEN_TABLE_SETTINGS
+        }
+        if not changes:
+            return
+        try:
+            lobby.change_open_table(obj.pk, request.user, **changes)
+        except ServiceError as error:
+            self.message_user(request, f"{obj}: {error.message}", messages.ERROR)
+
+    def save_formset(self, request: HttpRequest, form: Any, formset: Any, change: bool) -> None:
+        """Save nothing: the seats change only through the games actions (the inline is
+        read-only, and whatever a hand-made POST puts into it is dropped here)."""
+        formset.new_objects, formset.changed_objects, formset.deleted_objects = [], [], []
+
+    @admin.action(
+        description=_("Start the selected open tables, bots in empty seats"),
+        permissions=["change"],
+    )
+    def start_with_bots(self, request: HttpRequest, queryset) -> None:
+        started = 0
+        for table_id in queryset.filter(status=Table.Status.OPEN).values_list("pk", flat=True):
+            try:
+                lobby.start_table(table_id, request.user, fill_with_bots=True)
+            except ServiceError as error:
+                self.message_user(request, f"#{table_id}: {error.message}", messages.ERROR)
+            else:
+                started += 1
+        summary = ngettext("%(count)s table started.", "%(count)s tables started.", started)
+        self.message_user(request, summary % {"count": started})
+
+    @admin.action(
+        description=_("Hand off finished Parties not handed off yet"), permissions=["change"]
+    )
+    def hand_off_results(self, request: HttpRequest, queryset) -> None:
+        parties = Partie.objects.filter(
+            table__in=queryset, finished_at__isnull=False, handed_off=False
+        ).values_list("pk", flat=True)
+        handed = sum(1 for partie_id in parties if handoff.hand_off_partie_result(partie_id))
+        summary = ngettext("%(count)s Partie handed off.", "%(count)s Parties handed off.", handed)
+        self.message_user(request, summary % {"count": handed})
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):

@@ -5,3 +5,8 @@ from django.utils.translation import gettext_lazy as _
 class GamesConfig(AppConfig):
     name = "games"
     verbose_name = _("Games")
+
+    def ready(self) -> None:
+        # Register the games tasks in every process (web, ASGI, worker): ``games.queue`` looks
+        # them up by name in the Celery app to queue them.
+        from games import tasks  # noqa: F401

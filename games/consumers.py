@@ -1,7 +1,8 @@
 """Websocket consumers: one table (players and spectators) and the lobby's live list.
 
-Thin by design: every write goes through ``games.services``, every read through
-``games.selectors``, and the per-viewer filtering is the pure ``games.live.state`` function.
+Thin by design: every write goes through the games action modules (``moves``, ``clocks``,
+``chat``), every read through ``games.selectors``, and the per-viewer filtering is the pure
+``games.live.state`` function.
 The consumer remembers the last version it sent to its client so that it can drop events the
 snapshot already contains and fill gaps the channel layer (at most once) left, from the DB.
 """
@@ -25,7 +26,8 @@ from django.db import InterfaceError, OperationalError, connections
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from games import selectors, services
+from games import chat, clocks, moves, selectors
+from games.events import LOBBY_GROUP, MoveResult, ServiceError
 from games.live.positions import positions
 from games.live.state import frame_for_viewer, viewer_key
 
@@ -61,22 +63,14 @@ def _close_broken_or_old_connections() -> None:
             conn.close_if_unusable_or_obsolete()
 
 
-def _submit_move_now(*args: Any, **kwargs: Any) -> services.MoveResult:
-    return services.submit_move(*args, **kwargs)
+def _submit_move_now(*args: Any, **kwargs: Any) -> MoveResult:
+    return moves.submit_move(*args, **kwargs)
 
 
 # The threads (and so at most the database connections) each worker gives to moves.
 MOVE_THREADS = 6
 _move_executor = ThreadPoolExecutor(max_workers=MOVE_THREADS, thread_name_prefix="games-move")
-# SQLite takes one writer at a time, so parallel moves gain nothing there, and in its
-# shared-cache test database a second connection meets "database table is locked", which no
-# busy timeout retries: on SQLite moves stay on the thread every other database call uses.
-MOVES_IN_PARALLEL = settings.DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3"
-_submit_move = (
-    _MoveCall(_submit_move_now, thread_sensitive=False, executor=_move_executor)
-    if MOVES_IN_PARALLEL
-    else _MoveCall(_submit_move_now, thread_sensitive=True)
-)
+_submit_move = _MoveCall(_submit_move_now, thread_sensitive=False, executor=_move_executor)
 
 
 def close_move_thread_connections(timeout: float = 30) -> None:
@@ -300,7 +294,7 @@ class TableConsumer(_NoConnectionChurn, AsyncJsonWebsocketConsumer):
         elif kind == "chat":
             await self.handle_chat(content, client_id)
         elif kind == "back":
-            await database_sync_to_async(services.return_to_seat)(self.table_id, self.user)
+            await database_sync_to_async(clocks.return_to_seat)(self.table_id, self.user)
         else:
             await self.send_error(
                 client_id, "bad_request", _("Unknown frame type %(kind)r.") % {"kind": kind}
@@ -340,10 +334,10 @@ class TableConsumer(_NoConnectionChurn, AsyncJsonWebsocketConsumer):
             )
             return
         try:
-            await database_sync_to_async(services.post_chat_message)(
+            await database_sync_to_async(chat.post_chat_message)(
                 self.table_id, self.user, content.get("channel"), content.get("text")
             )
-        except services.ServiceError as error:
+        except ServiceError as error:
             await self.send_error(client_id, error.code, error.message)
 
     async def send_error(self, client_id: Any, code: str, message: str) -> None:
@@ -368,7 +362,7 @@ def _is_int(value: Any) -> bool:
 class LobbyConsumer(_NoConnectionChurn, AsyncJsonWebsocketConsumer):
     """``/ws/lobby/``: the open tables now, and again whenever the list changes."""
 
-    group = services.LOBBY_GROUP
+    group = LOBBY_GROUP
 
     async def connect(self) -> None:
         await self.accept()

@@ -1,4 +1,4 @@
-"""Lobby, table and replay pages: thin views over ``services`` (writes) and ``selectors`` (reads)."""
+"""Lobby, table and replay pages: thin views over ``games.lobby`` (writes) and ``selectors`` (reads)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from games import selectors, services
+from games import lobby as lobby_actions
+from games import selectors
+from games.events import ServiceError
 from games.forms import CreateTableForm
 from games.models import Table
 
@@ -52,7 +54,7 @@ def create_table(request: HttpRequest) -> HttpResponse:
             {"tables": selectors.open_tables(), "form": form, "your_tables": []},
             status=400,
         )
-    table = services.create_table(owner=request.user, **form.cleaned_data)
+    table = lobby_actions.create_table(owner=request.user, **form.cleaned_data)
     return redirect("games:table", table_id=table.pk)
 
 
@@ -70,7 +72,7 @@ def _invite_from(request: HttpRequest, table_id: int | None = None) -> str | Non
 def _action(request: HttpRequest, table_id: int, run) -> HttpResponse:
     try:
         run()
-    except services.ServiceError as error:
+    except ServiceError as error:
         messages.error(request, error.message)
     except Table.DoesNotExist:
         raise Http404(_("No such table.")) from None
@@ -87,7 +89,7 @@ def join_table(request: HttpRequest, table_id: int) -> HttpResponse:
     return _action(
         request,
         table_id,
-        lambda: services.join_table(
+        lambda: lobby_actions.join_table(
             table_id, request.user, seat_number, _invite_from(request, table_id)
         ),
     )
@@ -96,7 +98,7 @@ def join_table(request: HttpRequest, table_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def leave_table(request: HttpRequest, table_id: int) -> HttpResponse:
-    return _action(request, table_id, lambda: services.leave_table(table_id, request.user))
+    return _action(request, table_id, lambda: lobby_actions.leave_table(table_id, request.user))
 
 
 @login_required
@@ -107,7 +109,7 @@ def start_table(request: HttpRequest, table_id: int) -> HttpResponse:
     return _action(
         request,
         table_id,
-        lambda: services.start_table(table_id, request.user, fill_with_bots=fill_with_bots),
+        lambda: lobby_actions.start_table(table_id, request.user, fill_with_bots=fill_with_bots),
     )
 
 

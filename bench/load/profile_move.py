@@ -43,7 +43,7 @@ def main() -> None:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from games import selectors, services
+    from games import lobby, moves, selectors
     from games.live.positions import positions
     from games.models import Table
     from rosbi_platform.accounts.models import User
@@ -54,10 +54,10 @@ def main() -> None:
     users = [User.objects.create(username=f"prof{stamp}-{k}", password=password) for k in range(4)]
 
     def new_table() -> int:
-        table = services.create_table(owner=users[0], size=4, turn_seconds=30)
+        table = lobby.create_table(owner=users[0], size=4, turn_seconds=30)
         for user in users[1:]:
-            services.join_table(table.pk, user)
-        services.start_table(table.pk, users[0])
+            lobby.join_table(table.pk, user)
+        lobby.start_table(table.pk, users[0])
         return table.pk
 
     table_id = new_table()
@@ -85,7 +85,7 @@ def main() -> None:
         # Queries are counted in the profiled half only (the capture costs CPU too).
         capture = CaptureQueriesContext(connection) if profiled else contextlib.nullcontext()
         with capture:
-            result = services.submit_move(
+            result = moves.submit_move(
                 table_id, view["deal"]["legal_moves"][0], view["version"], user=user
             )
         if profiled:

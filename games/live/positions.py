@@ -3,7 +3,7 @@
 
 Why: rebuilding the deal and reading the table, its seats and the deal row costs several
 queries and most of a move's CPU. The cache is only a guess about the database: a move played
-from it is written with a compare-and-swap on the table's version (``services``), so a stale
+from it is written with a compare-and-swap on the table's version (``games.moves``), so a stale
 entry (another process moved, a seat changed) makes the write fail and the move falls back to
 the locked path, which reloads. An entry is *taken* out while a move works on it, so two
 threads never share one ``Deal``; whoever holds the newest version puts it back.

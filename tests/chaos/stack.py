@@ -9,6 +9,7 @@ worker (prefork, two children) and Celery beat, all started exactly as in produc
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -235,10 +236,8 @@ class Stack:
     def close(self) -> None:
         self.stop_processes()
         if (self.root / "redis" / "redis.pid").exists():
-            try:
+            with contextlib.suppress(OSError, ValueError, AssertionError):
                 self.kill_redis()
-            except (OSError, ValueError, AssertionError):
-                pass
         embedded_postgres.stop_embedded_postgres(self.pg_dir, only_if_idle=False)
 
 

@@ -34,11 +34,11 @@ def open_page(chromium, user, url: str, language: str):
     ("language", "bot_name"), [("de", "Bot 2 (Heuristisch)"), ("en", "Bot 2 (Heuristic)")]
 )
 def test_bot_seats_are_named_in_the_pages_language(asgi_live_server, chromium, language, bot_name):
-    from games import services
+    from games import lobby
     from tests.games.factories import UserFactory
 
     owner = UserFactory()
-    table = services.create_table(
+    table = lobby.create_table(
         owner=owner, size=4, fill_with_bots=True, bot_level="heuristic", turn_seconds=0
     )
     page = open_page(chromium, owner, f"{asgi_live_server.url}/tables/{table.pk}/", language)

@@ -22,11 +22,11 @@ DATA_SCRIPT = re.compile(
 
 
 def finished_bot_table(players: int, seed: int):
-    from games import services
+    from games import lobby
     from tests.games.factories import UserFactory
 
     owner = UserFactory()
-    table = services.create_table(
+    table = lobby.create_table(
         owner=owner,
         size=players,
         seat_owner=False,
@@ -35,7 +35,7 @@ def finished_bot_table(players: int, seed: int):
         turn_seconds=0,
         doubling=players != 3,
     )
-    services.start_table(table.pk, owner, seed=seed)
+    lobby.start_table(table.pk, owner, seed=seed)
     table.refresh_from_db()
     assert table.status == "finished"
     return table

@@ -3,7 +3,7 @@
 The load client (``bench/load/client.py``) needs thousands of authenticated players sitting at
 started tables; creating them through HTTP would take minutes and measure the wrong thing.
 Users and sessions are bulk-inserted (no password hashing: the accounts are unusable for
-logging in by password), while every table goes through the real services (create, join,
+logging in by password), while every table goes through the real lobby actions (create, join,
 start) so that its events, deals and clocks are exactly those of production.
 
     python manage.py bench_tables --tables 100 --rounds 3 --out var/bench_load/tables.json
@@ -29,7 +29,7 @@ from django.core.management.base import BaseCommand, CommandParser
 from django.utils import timezone
 from django.utils.crypto import get_random_string
 
-from games import services
+from games import lobby
 from rosbi_platform.accounts.models import User
 
 PLAYERS_PER_TABLE = 4
@@ -73,13 +73,13 @@ def create_sessions(users: list[User]) -> dict[int, str]:
 
 
 def start_table_for(players: list[User], name: str, turn_seconds: int, rated: bool = False) -> int:
-    """One table through the real services: created by seat 0, joined by 1-3, started."""
-    table = services.create_table(
+    """One table through the real lobby actions: created by seat 0, joined by 1-3, started."""
+    table = lobby.create_table(
         owner=players[0], name=name, size=PLAYERS_PER_TABLE, turn_seconds=turn_seconds, rated=rated
     )
     for seat, player in enumerate(players[1:], start=1):
-        services.join_table(table.pk, player, seat=seat)
-    services.start_table(table.pk, players[0])
+        lobby.join_table(table.pk, player, seat=seat)
+    lobby.start_table(table.pk, players[0])
     return table.pk
 
 

@@ -6,7 +6,7 @@ import time
 
 from django.core.management.base import BaseCommand
 
-from games import services
+from games import clocks
 
 
 class Command(BaseCommand):
@@ -18,7 +18,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, loop: bool = False, interval: float = 1.0, **options) -> None:
         while True:
-            played = services.expire_turns()
+            played = clocks.expire_turns()
             if played:
                 self.stdout.write(f"played {played} stand-in move(s)")
             if not loop:

@@ -10,7 +10,7 @@ from channels.db import database_sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 
-from games import selectors, services
+from games import lobby, selectors
 from games.live.state import apply_event
 from games.models import PartieDeal, Table, TableEvent
 from games.routing import websocket_urlpatterns
@@ -170,7 +170,7 @@ def leaks(frames: list[dict[str, Any]], hidden: dict[int, set[str]]) -> list[tup
 
 
 async def start(table_id: int, owner: Any, seed: int = 1) -> None:
-    await database_sync_to_async(services.start_table)(table_id, owner, seed=seed)
+    await database_sync_to_async(lobby.start_table)(table_id, owner, seed=seed)
 
 
 def humans_table(players: int = 4, seed: int | None = 3, turn_seconds: int = 0, **table_kwargs):
@@ -180,7 +180,7 @@ def humans_table(players: int = 4, seed: int | None = 3, turn_seconds: int = 0, 
     users = [UserFactory() for _ in range(players)]
     table = TableFactory(owner=users[0], size=players, turn_seconds=turn_seconds, **table_kwargs)
     for user in users:
-        services.join_table(table.pk, user, invite=table.invite_code)
+        lobby.join_table(table.pk, user, invite=table.invite_code)
     if seed is not None:
-        services.start_table(table.pk, users[0], seed=seed)
+        lobby.start_table(table.pk, users[0], seed=seed)
     return table, users

@@ -12,7 +12,7 @@ import pytest
 import redis
 from django.conf import settings as django_settings
 
-from games import services, tasks
+from games import bot_turns, lobby, tasks
 from games.models import Table, TableEvent
 from tests.games.factories import TableFactory, UserFactory
 
@@ -39,9 +39,9 @@ def test_a_bot_task_plays_one_move_and_queues_the_next_after_the_think_delay(
     owner = UserFactory()
     table = TableFactory(owner=owner, size=3, fill_with_bots=True, bot_level="random")
     with django_capture_on_commit_callbacks(execute=False):
-        services.start_table(table.pk, owner, seed=5)
+        lobby.start_table(table.pk, owner, seed=5)
     table.refresh_from_db()
-    assert services.bot_is_on_turn(table.pk, table.state_version)
+    assert bot_turns.bot_is_on_turn(table.pk, table.state_version)
     moves_before = TableEvent.objects.filter(table=table, kind="move").count()
 
     client = redis.Redis.from_url(django_settings.REDIS_URL)
@@ -52,7 +52,7 @@ def test_a_bot_task_plays_one_move_and_queues_the_next_after_the_think_delay(
         table.refresh_from_db()
         assert played == 1
         assert TableEvent.objects.filter(table=table, kind="move").count() == moves_before + 1
-        assert services.bot_is_on_turn(table.pk, table.state_version), "three bots: next is one"
+        assert bot_turns.bot_is_on_turn(table.pk, table.state_version), "three bots: next is one"
         mine = [
             (raw, message)
             for raw, message in queued_bot_tasks(client, queue)
@@ -72,8 +72,39 @@ def test_a_stale_bot_task_plays_nothing_and_queues_nothing(settings):
     settings.GAMES_BOT_THINK_SECONDS = 30
     owner = UserFactory()
     table = TableFactory(owner=owner, size=3, fill_with_bots=True, bot_level="random")
-    services.start_table(table.pk, owner, seed=5)  # inside the test transaction: no task runs
+    lobby.start_table(table.pk, owner, seed=5)  # inside the test transaction: no task runs
     table = Table.objects.get(pk=table.pk)
     moves = TableEvent.objects.filter(table=table, kind="move").count()
     assert tasks.play_bot_turns.run(table.pk, table.state_version - 1) == 0
     assert TableEvent.objects.filter(table=table, kind="move").count() == moves
+
+
+@pytest.mark.redis
+@pytest.mark.django_db(transaction=True)
+def test_a_real_worker_plays_the_queued_bots_to_the_end_and_hands_off_once(celery_worker):
+    """The actions queue tasks by name (``games.queue``); a real worker runs them."""
+    import time
+
+    from games.models import Partie
+    from games.signals import partie_finished
+    from rosbi_platform import celery_app
+
+    celery_app.conf.task_always_eager = False  # the autouse fixture restores it afterwards
+    received: list[int] = []
+
+    def receiver(sender, outcome, **kwargs):
+        received.append(outcome.partie_id)
+
+    partie_finished.connect(receiver)
+    try:
+        owner = UserFactory()
+        table = TableFactory(owner=owner, size=3, fill_with_bots=True, bot_level="random")
+        lobby.start_table(table.pk, owner, seed=5)
+        deadline = time.monotonic() + 60
+        while not Partie.objects.filter(table=table, handed_off=True).exists():
+            assert time.monotonic() < deadline, "the worker did not finish the bots' Partie"
+            time.sleep(0.2)
+    finally:
+        partie_finished.disconnect(receiver)
+    assert Table.objects.get(pk=table.pk).status == Table.Status.FINISHED
+    assert received == [Partie.objects.get(table=table).pk]

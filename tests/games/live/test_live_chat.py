@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from channels.db import database_sync_to_async
 
-from games import services
+from games import chat, events
 from tests.games.factories import UserFactory
 from tests.games.live.helpers import Viewer, humans_table
 
@@ -34,9 +34,9 @@ async def test_players_chat_reaches_everyone_and_spectators_chat_only_spectators
 
     await players[0].send({"type": "chat", "channel": "players", "text": " gut gespielt "})
     for viewer in players + spectators:
-        chat = await next_chat(viewer)
-        assert chat["kind"] == "chat" and chat["channel"] == "players"
-        assert chat["text"] == "gut gespielt" and chat["author"] == users[0].profile.display_name
+        line = await next_chat(viewer)
+        assert line["kind"] == "chat" and line["channel"] == "players"
+        assert line["text"] == "gut gespielt" and line["author"] == users[0].profile.display_name
 
     await spectators[0].send({"type": "chat", "channel": "spectators", "text": "KH is coming"})
     for viewer in spectators:
@@ -60,17 +60,17 @@ async def test_writing_to_the_other_channel_or_too_much_is_refused():
 
 async def test_muted_users_get_an_error_and_only_organisers_or_staff_may_mute():
     table, users, watchers, players, spectators = await chat_table()
-    with pytest.raises(services.ServiceError) as refused:
-        await database_sync_to_async(services.mute_user)(table.pk, users[1], watchers[0])
+    with pytest.raises(events.ServiceError) as refused:
+        await database_sync_to_async(chat.mute_user)(table.pk, users[1], watchers[0])
     assert refused.value.code == "forbidden"
 
-    await database_sync_to_async(services.mute_user)(table.pk, users[0], watchers[0])
+    await database_sync_to_async(chat.mute_user)(table.pk, users[0], watchers[0])
     await spectators[0].send({"type": "chat", "channel": "spectators", "text": "hello?"})
     answer = await spectators[0].reply()
     assert answer["type"] == "error" and answer["code"] == "muted"
     assert await spectators[1].nothing_more()
 
     staff = await database_sync_to_async(lambda: UserFactory(is_staff=True))()
-    await database_sync_to_async(services.unmute_user)(table.pk, staff, watchers[0])
+    await database_sync_to_async(chat.unmute_user)(table.pk, staff, watchers[0])
     await spectators[0].send({"type": "chat", "channel": "spectators", "text": "hello!"})
     assert (await next_chat(spectators[1]))["text"] == "hello!"

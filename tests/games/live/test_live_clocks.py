@@ -9,7 +9,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from games import selectors, services
+from games import clocks, moves, selectors
 from games.models import Seat, Table, TableEvent
 from tests.games.live.helpers import humans_table
 
@@ -39,13 +39,13 @@ def stand_in_moves(table: Table) -> list[dict]:
 def test_an_expired_turn_is_played_by_a_bot_once_and_the_seat_marked_away():
     table, users = clocked_table()
     seat = table.turn_seat
-    assert services.expire_turns() == 0
+    assert clocks.expire_turns() == 0
     run_out_the_clock(table)
-    assert services.expire_turns() == 1
-    assert services.expire_turns() == 0
+    assert clocks.expire_turns() == 1
+    assert clocks.expire_turns() == 0
 
-    moves = stand_in_moves(table)
-    assert [m["seat"] for m in moves] == [seat]
+    played = stand_in_moves(table)
+    assert [m["seat"] for m in played] == [seat]
     assert Seat.objects.get(table=table, number=seat).away
     table.refresh_from_db()
     assert table.turn_seat == (seat + 1) % 4
@@ -70,7 +70,7 @@ def test_concurrent_sweepers_still_play_one_move():
     def sweep():
         try:
             barrier.wait()
-            played.append(services.expire_turns())
+            played.append(clocks.expire_turns())
         except BaseException as error:  # noqa: BLE001 - reported by the assertion below
             errors.append(error)
         finally:
@@ -93,11 +93,11 @@ def test_the_players_own_move_wins_over_the_sweeper_at_the_same_version():
     view = selectors.build_snapshot(table.pk, users[seat])
     run_out_the_clock(table)
 
-    result = services.submit_move(
+    result = moves.submit_move(
         table.pk, view["deal"]["legal_moves"][0], view["version"], user=users[seat]
     )
     assert result.status == "applied"
-    assert services.expire_turns() == 0
+    assert clocks.expire_turns() == 0
     assert stand_in_moves(table) == []
     assert not Seat.objects.get(table=table, number=seat).away
 
@@ -107,9 +107,9 @@ def test_after_the_sweeper_the_players_late_move_is_stale_and_acting_takes_the_s
     seat = table.turn_seat
     view = selectors.build_snapshot(table.pk, users[seat])
     run_out_the_clock(table)
-    assert services.expire_turns() == 1
+    assert clocks.expire_turns() == 1
 
-    late = services.submit_move(
+    late = moves.submit_move(
         table.pk, view["deal"]["legal_moves"][0], view["version"], user=users[seat]
     )
     assert late.status == "error" and late.code in ("stale", "not_your_turn")
@@ -121,21 +121,21 @@ def test_an_away_player_is_played_for_until_they_come_back():
     table, users = clocked_table()
     away_seat = table.turn_seat
     run_out_the_clock(table)
-    assert services.expire_turns() == 1
+    assert clocks.expire_turns() == 1
     # The others play on; whenever the turn reaches the away seat, the bot plays it at once.
     for _ in range(12):
         table.refresh_from_db()
         turn = table.turn_seat
         assert turn != away_seat, "an away seat never waits for its clock"
         view = selectors.build_snapshot(table.pk, users[turn])
-        services.submit_move(
+        moves.submit_move(
             table.pk, view["deal"]["legal_moves"][0], view["version"], user=users[turn]
         )
         if len(stand_in_moves(table)) >= 2:
             break
     seats = [m["seat"] for m in stand_in_moves(table)]
     assert len(seats) >= 2 and set(seats) == {away_seat}
-    assert services.return_to_seat(table.pk, users[away_seat])
+    assert clocks.return_to_seat(table.pk, users[away_seat])
     assert not Seat.objects.get(table=table, number=away_seat).away
 
 
@@ -157,9 +157,9 @@ def test_a_bot_turn_whose_task_was_lost_is_picked_up_by_the_sweeper():
     Table.objects.filter(pk=table.pk).update(
         bot_due_at=timezone.now() - dt.timedelta(seconds=1), turn_deadline=None
     )
-    assert services.expire_turns() == 0
-    assert services.resume_stalled_bots() == 1
+    assert clocks.expire_turns() == 0
+    assert clocks.resume_stalled_bots() == 1
     assert [m["seat"] for m in stand_in_moves(table)] == [seat]
-    assert services.resume_stalled_bots() == 0
+    assert clocks.resume_stalled_bots() == 0
     table.refresh_from_db()
     assert table.bot_due_at is None and table.turn_deadline is not None

@@ -14,8 +14,9 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import selectors, services
+from games import clocks, moves, selectors
 from games.engine import Partie as EnginePartie
+from games.events import MoveResult
 from games.live.positions import Position, positions
 from games.models import Partie, PartieDeal, SeatResult, Table, TableEvent
 from tests.games.live.helpers import humans_table
@@ -31,13 +32,13 @@ def empty_position_cache():
     positions.clear()
 
 
-def play_on_turn(table: Table, users: list, index: int = 0) -> tuple[services.MoveResult, str]:
+def play_on_turn(table: Table, users: list, index: int = 0) -> tuple[MoveResult, str]:
     """The player on turn plays their ``index``-th legal move at the current version."""
     table.refresh_from_db()
     user = users[table.turn_seat]
     view = selectors.build_snapshot(table.pk, user)
     card = view["deal"]["legal_moves"][index]
-    return services.submit_move(table.pk, card, view["version"], user=user), card
+    return moves.submit_move(table.pk, card, view["version"], user=user), card
 
 
 def copy_of_cached(table_id: int) -> Position:
@@ -65,13 +66,12 @@ def test_a_started_table_is_cached_and_its_first_move_reads_nothing():
     user = users[table.turn_seat]
     view = selectors.build_snapshot(table.pk, user)
     with CaptureQueriesContext(connection) as captured:
-        result = services.submit_move(
+        result = moves.submit_move(
             table.pk, view["deal"]["legal_moves"][0], view["version"], user=user
         )
     assert result.status == "applied" and result.version == view["version"] + 1
     assert reads(captured.captured_queries) == []
-    if connection.vendor == "postgresql":
-        assert len(captured.captured_queries) == 1  # table, deal row and event in one statement
+    assert len(captured.captured_queries) == 1  # table, deal row and event in one statement
     # What the cached path wrote is what the locked path would have: a fresh rebuild agrees.
     table.refresh_from_db()
     assert positions.peek_version(table.pk) == table.version == result.version
@@ -92,23 +92,23 @@ def test_a_started_table_is_cached_and_its_first_move_reads_nothing():
 
 def test_a_whole_partie_through_the_cache_matches_the_stored_truth():
     table, users = humans_table(4, seed=8, turn_seconds=0)
-    moves = 0
+    played = 0
     while True:
         table.refresh_from_db()
         if table.status != Table.Status.PLAYING:
             break
         result, _card = play_on_turn(table, users, index=-1)
         assert result.status == "applied", result
-        moves += 1
+        played += 1
     events = TableEvent.objects.filter(table=table).order_by("version")
     assert [e.version for e in events] == list(range(1, table.version + 1))
-    assert sum(1 for e in events if e.kind == "move") == moves
+    assert sum(1 for e in events if e.kind == "move") == played
     # The stored record replays to the stored results: nothing was lost or doubled.
     partie = Partie.objects.get(table=table)
     replayed = EnginePartie.from_record(partie.to_record())
     stored = [r.total for r in SeatResult.objects.filter(partie=partie).order_by("seat")]
     assert list(replayed.totals) == stored
-    assert sum(len(d.moves) for d in PartieDeal.objects.filter(partie=partie)) == moves
+    assert sum(len(d.moves) for d in PartieDeal.objects.filter(partie=partie)) == played
     assert positions.peek_version(table.pk) is None  # a finished Partie is not kept
 
 
@@ -120,13 +120,13 @@ def test_a_stale_cache_never_writes_and_a_resend_is_still_acknowledged_once():
     mover = users[table.turn_seat]
     view = selectors.build_snapshot(table.pk, mover)
     card = view["deal"]["legal_moves"][0]
-    second = services.submit_move(table.pk, card, view["version"], user=mover)
+    second = moves.submit_move(table.pk, card, view["version"], user=mover)
     assert second.status == "applied"
 
     # As if another process had played ``second``: this process still holds version v.
     positions.clear()
     positions.put(table.pk, stale)
-    resent = services.submit_move(table.pk, card, view["version"], user=mover)
+    resent = moves.submit_move(table.pk, card, view["version"], user=mover)
     assert resent.status == "duplicate" and resent.version == second.version
     assert TableEvent.objects.filter(table=table, kind="move").count() == 2
 
@@ -145,16 +145,16 @@ def test_a_conflicting_write_fails_the_compare_and_swap_and_the_locked_path_deci
     # Another process's write that this process never heard of: the clock ran out and a bot
     # played for the seat (seat_changed + move).
     Table.objects.filter(pk=table.pk).update(turn_deadline=table.turn_deadline.replace(year=2000))
-    assert services.expire_turns() == 1
+    assert clocks.expire_turns() == 1
     positions.clear()
     positions.put(table.pk, stale)
 
-    late = services.submit_move(
+    late = moves.submit_move(
         table.pk, view["deal"]["legal_moves"][0], view["version"], user=users[seat]
     )
     assert late.status == "error" and late.code in ("stale", "not_your_turn")
-    moves = TableEvent.objects.filter(table=table, kind="move")
-    assert [m.data["by_bot"] for m in moves] == [True]
+    stored = TableEvent.objects.filter(table=table, kind="move")
+    assert [m.data["by_bot"] for m in stored] == [True]
 
 
 def test_the_cache_follows_broadcast_moves_and_drops_what_it_cannot_follow():
@@ -181,7 +181,7 @@ def test_the_cache_follows_broadcast_moves_and_drops_what_it_cannot_follow():
     user = users[table.turn_seat]
     view = selectors.build_snapshot(table.pk, user)
     with CaptureQueriesContext(connection) as captured:
-        nxt = services.submit_move(
+        nxt = moves.submit_move(
             table.pk, view["deal"]["legal_moves"][0], view["version"], user=user
         )
     assert nxt.status == "applied" and reads(captured.captured_queries) == []
@@ -251,7 +251,7 @@ def test_the_cache_follows_a_deal_ending_into_the_next_deal_and_seat_changes():
     user = users[table.turn_seat]
     view = selectors.build_snapshot(table.pk, user)
     with CaptureQueriesContext(connection) as captured:
-        first = services.submit_move(
+        first = moves.submit_move(
             table.pk, view["deal"]["legal_moves"][0], view["version"], user=user
         )
     assert first.status == "applied" and reads(captured.captured_queries) == []
@@ -260,7 +260,7 @@ def test_the_cache_follows_a_deal_ending_into_the_next_deal_and_seat_changes():
     # A clock that ran out: seat_changed (away) and the stand-in move, followed as well.
     before = copy_of_cached(table.pk)
     Table.objects.filter(pk=table.pk).update(turn_deadline=table.turn_deadline.replace(year=2000))
-    assert services.expire_turns() == 1
+    assert clocks.expire_turns() == 1
     messages = [
         e.as_message()
         for e in TableEvent.objects.filter(table=table, version__gt=before.version).order_by(
@@ -288,13 +288,9 @@ def test_a_cached_position_of_another_table_with_the_same_id_is_never_written():
     assert copy_of_cached(table.pk).table.invite_code == table.invite_code
 
 
-def test_moves_run_in_parallel_only_where_the_database_takes_parallel_writers() -> None:
-    """SQLite: the one shared database thread (its shared-cache test database refuses a second
-    connection's reads with "table is locked"); PostgreSQL: the move threads."""
-    from django.db import connection
-
+def test_moves_run_on_the_move_threads_in_parallel() -> None:
+    """Moves leave the one shared database thread: each runs on a move thread of its own."""
     from games import consumers
 
-    on_sqlite = connection.vendor == "sqlite"
-    assert consumers.MOVES_IN_PARALLEL is not on_sqlite
-    assert consumers._submit_move._thread_sensitive is on_sqlite
+    assert consumers._submit_move._thread_sensitive is False
+    assert consumers._submit_move._executor is consumers._move_executor

@@ -8,7 +8,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.utils import translation
 
-from games import services
+from games import events, lobby
 from games.engine import Contract, Deal, HouseRules, IllegalMove, random_deal
 from games.live.messages import illegal_move_text
 from games.models import TableEvent
@@ -111,17 +111,17 @@ def test_an_unknown_reason_falls_back_to_the_engines_message():
     assert illegal_move_text(IllegalMove("deal not finished", 3)) == "deal not finished"
 
 
-# --------------------------------------------------------------------------- services
+# --------------------------------------------------------------------------- actions
 
 
 @pytest.mark.django_db
 def test_service_refusals_follow_the_active_language():
     owner = UserFactory()
-    table = services.create_table(owner=owner, size=3)
-    with translation.override("de"), pytest.raises(services.ServiceError) as german:
-        services.join_table(table.pk, owner)
-    with translation.override("en"), pytest.raises(services.ServiceError) as english:
-        services.join_table(table.pk, owner)
+    table = lobby.create_table(owner=owner, size=3)
+    with translation.override("de"), pytest.raises(events.ServiceError) as german:
+        lobby.join_table(table.pk, owner)
+    with translation.override("en"), pytest.raises(events.ServiceError) as english:
+        lobby.join_table(table.pk, owner)
     assert german.value.code == english.value.code == "already_seated"
     assert str(german.value) == "Du hast an diesem Tisch schon einen Platz."
     assert str(english.value) == "You already have a seat at this table."

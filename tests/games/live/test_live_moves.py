@@ -131,17 +131,17 @@ async def test_moves_before_the_start_are_refused():
 
 
 async def test_a_spectator_who_sits_down_gets_a_players_snapshot():
-    from games import services
+    from games import lobby
 
     table, users = await database_sync_to_async(humans_table)(3, seed=None)
-    await database_sync_to_async(services.leave_table)(table.pk, users[2])
+    await database_sync_to_async(lobby.leave_table)(table.pk, users[2])
     guest = Viewer(users[2], table.pk)
     other = Viewer(users[0], table.pk)
     await guest.connect()
     await other.connect()
     assert guest.state["you"]["role"] == "spectator"
 
-    await database_sync_to_async(services.join_table)(table.pk, users[2], seat=2)
+    await database_sync_to_async(lobby.join_table)(table.pk, users[2], seat=2)
     frame = await guest.receive()
     assert frame["type"] == "snapshot" and frame["you"] == {
         "user_id": users[2].pk,
@@ -156,10 +156,10 @@ async def test_a_spectator_who_sits_down_gets_a_players_snapshot():
 async def test_a_move_that_meets_a_dead_database_connection_is_sent_once_more(monkeypatch):
     from django.db import OperationalError
 
-    from games import services
+    from games import moves
 
     table, users, viewers, turn = await connected_table()
-    real = services.submit_move
+    real = moves.submit_move
     calls: list[int] = []
 
     def first_call_fails(*args, **kwargs):
@@ -168,13 +168,13 @@ async def test_a_move_that_meets_a_dead_database_connection_is_sent_once_more(mo
             raise OperationalError("server closed the connection unexpectedly")
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(services, "submit_move", first_call_fails)
+    monkeypatch.setattr(moves, "submit_move", first_call_fails)
     mover = viewers[turn]
     card = mover.state["deal"]["legal_moves"][0]
     answer = await mover.move(card)
     assert answer["type"] == "ack" and len(calls) == 2
-    moves = await database_sync_to_async(move_events)(table.pk)
-    assert [(m["seat"], m["move"]) for m in moves] == [(turn, card)]
+    played = await database_sync_to_async(move_events)(table.pk)
+    assert [(m["seat"], m["move"]) for m in played] == [(turn, card)]
 
 
 async def test_a_client_sending_faster_than_the_frame_limit_is_told_to_slow_down(settings):

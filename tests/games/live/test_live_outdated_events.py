@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from channels.db import database_sync_to_async
 
-from games import selectors, services
+from games import moves, selectors
 from games.models import Table, TableEvent
 from tests.games.live.helpers import Viewer, fresh_snapshot, humans_table
 
@@ -18,7 +18,7 @@ def play_one_move(table_id: int, users) -> None:
     turn = selectors.build_snapshot(table_id, users[0])["deal"]["turn"]
     snapshot = selectors.build_snapshot(table_id, users[turn])
     move = snapshot["deal"]["legal_moves"][0]
-    assert services.submit_move(table.pk, move, table.version, user=users[turn]).ok
+    assert moves.submit_move(table.pk, move, table.version, user=users[turn]).ok
 
 
 def store_as_before_the_facts(table_id: int, after: int) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from channels.db import database_sync_to_async
 
-from games import services
+from games import lobby
 from games.models import Partie, SeatResult, Table, TableEvent
 from games.signals import partie_finished
 from tests.games.factories import TableFactory, UserFactory
@@ -39,7 +39,7 @@ async def test_one_human_three_bots_play_a_whole_partie(handed_off):
     table = await database_sync_to_async(
         lambda: TableFactory(owner=human, fill_with_bots=True, bot_level="heuristic")
     )()
-    await database_sync_to_async(services.join_table)(table.pk, human, seat=1)
+    await database_sync_to_async(lobby.join_table)(table.pk, human, seat=1)
     player, spectator = Viewer(human, table.pk), Viewer(watcher, table.pk)
     await player.connect()
     await spectator.connect()
@@ -101,7 +101,7 @@ async def test_four_humans_play_a_whole_partie_with_clocks():
     users = await database_sync_to_async(lambda: [UserFactory() for _ in range(5)])()
     table = await database_sync_to_async(lambda: TableFactory(owner=users[0], turn_seconds=30))()
     for user in users[:4]:
-        await database_sync_to_async(services.join_table)(table.pk, user)
+        await database_sync_to_async(lobby.join_table)(table.pk, user)
     viewers = [Viewer(user, table.pk) for user in users]
     for viewer in viewers:
         await viewer.connect()

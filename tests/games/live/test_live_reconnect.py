@@ -7,7 +7,7 @@ import copy
 import pytest
 from channels.db import database_sync_to_async
 
-from games import services
+from games import moves
 from games.live.state import apply_event
 from games.selectors import MAX_REPLAY_EVENTS
 from tests.games.live.helpers import Viewer, fresh_snapshot, humans_table, sync_all
@@ -34,7 +34,7 @@ async def play_without(absent_seat: int, table_id: int, users, count: int) -> No
         if turn == absent_seat:
             return
         mine = await database_sync_to_async(selectors.build_snapshot)(table_id, users[turn])
-        result = await database_sync_to_async(services.submit_move)(
+        result = await database_sync_to_async(moves.submit_move)(
             table_id, mine["deal"]["legal_moves"][0], mine["version"], user=users[turn]
         )
         assert result.status == "applied"

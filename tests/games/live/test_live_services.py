@@ -7,7 +7,7 @@ import threading
 import pytest
 from django.db import connection
 
-from games import services
+from games import events, handoff, lobby, moves
 from games.engine import Partie as EnginePartie
 from games.models import Partie, PartieDeal, Seat, SeatResult, Table, TableEvent
 from games.signals import partie_finished
@@ -31,27 +31,27 @@ def signals_received():
 
 def test_create_table_seats_the_owner_and_checks_its_settings():
     owner = UserFactory()
-    table = services.create_table(owner=owner, size=5, turn_seconds=60, layout="free")
+    table = lobby.create_table(owner=owner, size=5, turn_seconds=60, layout="free")
     assert table.status == "open" and table.rules.layout == "free"
     seats = list(Seat.objects.filter(table=table).order_by("number"))
     assert [s.user_id for s in seats] == [owner.pk, None, None, None, None]
     for bad in ({"size": 7}, {"bot_level": "genius"}, {"layout": "any"}, {"turn_seconds": -1}):
-        with pytest.raises(services.ServiceError):
-            services.create_table(owner=owner, **bad)
+        with pytest.raises(events.ServiceError):
+            lobby.create_table(owner=owner, **bad)
 
 
 def test_join_checks_seats_invites_and_duplicates():
     owner, guest, other = UserFactory(), UserFactory(), UserFactory()
-    table = services.create_table(owner=owner, size=3, public=False)
-    with pytest.raises(services.ServiceError) as no_invite:
-        services.join_table(table.pk, guest)
+    table = lobby.create_table(owner=owner, size=3, public=False)
+    with pytest.raises(events.ServiceError) as no_invite:
+        lobby.join_table(table.pk, guest)
     assert no_invite.value.code == "forbidden"
-    assert services.join_table(table.pk, guest, seat=2, invite=table.invite_code) == 2
-    with pytest.raises(services.ServiceError) as again:
-        services.join_table(table.pk, guest, invite=table.invite_code)
+    assert lobby.join_table(table.pk, guest, seat=2, invite=table.invite_code) == 2
+    with pytest.raises(events.ServiceError) as again:
+        lobby.join_table(table.pk, guest, invite=table.invite_code)
     assert again.value.code == "already_seated"
-    with pytest.raises(services.ServiceError) as taken:
-        services.join_table(table.pk, other, seat=2, invite=table.invite_code)
+    with pytest.raises(events.ServiceError) as taken:
+        lobby.join_table(table.pk, other, seat=2, invite=table.invite_code)
     assert taken.value.code == "seat_taken"
     kinds = list(TableEvent.objects.filter(table=table).values_list("version", "kind"))
     assert kinds == [(1, "seat_changed")]
@@ -59,49 +59,49 @@ def test_join_checks_seats_invites_and_duplicates():
 
 def test_start_needs_the_owner_and_a_full_table_unless_bots_fill_it():
     owner, guest = UserFactory(), UserFactory()
-    table = services.create_table(owner=owner, size=3, fill_with_bots=False, turn_seconds=0)
-    services.join_table(table.pk, guest)
-    with pytest.raises(services.ServiceError) as forbidden:
-        services.start_table(table.pk, guest)
+    table = lobby.create_table(owner=owner, size=3, fill_with_bots=False, turn_seconds=0)
+    lobby.join_table(table.pk, guest)
+    with pytest.raises(events.ServiceError) as forbidden:
+        lobby.start_table(table.pk, guest)
     assert forbidden.value.code == "forbidden"
-    with pytest.raises(services.ServiceError) as not_full:
-        services.start_table(table.pk, owner)
+    with pytest.raises(events.ServiceError) as not_full:
+        lobby.start_table(table.pk, owner)
     assert not_full.value.code == "not_full"
     # The organiser chooses bots at the start: the bots play until the humans are on turn.
-    services.start_table(table.pk, owner, fill_with_bots=True, seed=99)
+    lobby.start_table(table.pk, owner, fill_with_bots=True, seed=99)
     table.refresh_from_db()
     assert table.status == "playing"
     bot = Seat.objects.get(table=table, number=2)
     assert bot.is_bot and bot.bot_level == "heuristic"
     assert table.turn_seat in (0, 1)
-    with pytest.raises(services.ServiceError):
-        services.start_table(table.pk, owner)
+    with pytest.raises(events.ServiceError):
+        lobby.start_table(table.pk, owner)
 
 
 def test_a_player_leaving_a_started_table_is_replaced_by_a_bot_that_plays_on():
     table, users = humans_table(3, seed=12)
     table.refresh_from_db()
     leaver = table.turn_seat
-    services.leave_table(table.pk, users[leaver])
+    lobby.leave_table(table.pk, users[leaver])
     seat = Seat.objects.get(table=table, number=leaver)
     assert seat.user_id is None and seat.bot_level == "heuristic"
-    moves = TableEvent.objects.filter(table=table, kind="move")
-    assert [(m.data["seat"], m.data["by_bot"]) for m in moves] == [(leaver, True)]
+    played = TableEvent.objects.filter(table=table, kind="move")
+    assert [(m.data["seat"], m.data["by_bot"]) for m in played] == [(leaver, True)]
 
 
 def test_leaving_an_open_table_frees_the_seat():
     owner = UserFactory()
-    table = services.create_table(owner=owner, size=3)
-    services.leave_table(table.pk, owner)
+    table = lobby.create_table(owner=owner, size=3)
+    lobby.leave_table(table.pk, owner)
     assert Seat.objects.get(table=table, number=0).is_empty
-    with pytest.raises(services.ServiceError):
-        services.leave_table(table.pk, owner)
+    with pytest.raises(events.ServiceError):
+        lobby.leave_table(table.pk, owner)
 
 
 def test_a_bot_partie_is_stored_as_a_replayable_record(signals_received):
     owner = UserFactory()
     table = TableFactory(owner=owner, size=3, fill_with_bots=True, bot_level="random")
-    services.start_table(table.pk, owner, seed=31)
+    lobby.start_table(table.pk, owner, seed=31)
     table.refresh_from_db()
     partie = Partie.objects.get(table=table)
     assert table.status == "finished" and partie.finished_at is not None
@@ -116,7 +116,7 @@ def test_a_bot_partie_is_stored_as_a_replayable_record(signals_received):
     ]
     # Same seed, same cards and the same bot decisions: duplicate tables replay exactly.
     twin = TableFactory(owner=owner, size=3, fill_with_bots=True, bot_level="random")
-    services.start_table(twin.pk, owner, seed=31)
+    lobby.start_table(twin.pk, owner, seed=31)
     assert Partie.objects.get(table=twin).to_record() == record
     assert signals_received == [partie.pk, Partie.objects.get(table=twin).pk]
 
@@ -124,7 +124,7 @@ def test_a_bot_partie_is_stored_as_a_replayable_record(signals_received):
 def test_the_hand_off_sends_the_signal_once_however_often_it_runs(signals_received):
     owner = UserFactory()
     table = TableFactory(owner=owner, size=3, fill_with_bots=True, bot_level="random")
-    services.start_table(table.pk, owner, seed=5)
+    lobby.start_table(table.pk, owner, seed=5)
     partie = Partie.objects.get(table=table)
     assert signals_received == [partie.pk]
 
@@ -138,7 +138,7 @@ def test_the_hand_off_sends_the_signal_once_however_often_it_runs(signals_receiv
 
     def hand_off():
         try:
-            outcomes.append(services.hand_off_partie_result(partie.pk))
+            outcomes.append(handoff.hand_off_partie_result(partie.pk))
         finally:
             connection.close()
 
@@ -154,7 +154,7 @@ def test_the_hand_off_sends_the_signal_once_however_often_it_runs(signals_receiv
 def test_an_unfinished_partie_is_not_handed_off(signals_received):
     table, users = humans_table(3, seed=1)
     partie = Partie.objects.get(table=table)
-    assert services.hand_off_partie_result(partie.pk) is False
+    assert handoff.hand_off_partie_result(partie.pk) is False
     assert signals_received == []
     assert Table.objects.get(pk=table.pk).status == "playing"
 
@@ -169,7 +169,7 @@ def test_a_move_costs_a_handful_of_queries_whatever_the_history(django_assert_ma
         view = selectors.build_snapshot(table.pk, users[turn])
         # BEGIN, lock, table, seats, deal, deal update, table update, events insert, COMMIT.
         with django_assert_max_num_queries(9):
-            result = services.submit_move(
+            result = moves.submit_move(
                 table.pk, view["deal"]["legal_moves"][0], view["version"], user=users[turn]
             )
         assert result.status == "applied"
@@ -197,12 +197,12 @@ def test_the_clock_sweeper_is_registered_with_the_beat_database_scheduler():
     from django.apps import apps
     from django_celery_beat.models import PeriodicTask
 
-    from games.tasks import SWEEP_TASK_NAME
+    from games.queue import SWEEP_TURN_CLOCKS
 
     # Transactional tests empty every table afterwards, so run the data migration's function
     # (twice: migrating again must not duplicate the task).
     migration = importlib.import_module("games.migrations.0002_sweep_turn_clocks_periodic_task")
     migration.create_periodic_task(apps, None)
     migration.create_periodic_task(apps, None)
-    task = PeriodicTask.objects.get(task=SWEEP_TASK_NAME)
+    task = PeriodicTask.objects.get(task=SWEEP_TURN_CLOCKS)
     assert task.enabled and task.interval.every == 1 and task.interval.period == "seconds"

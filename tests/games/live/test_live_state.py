@@ -173,7 +173,7 @@ def test_public_events_have_one_frame_for_everyone():
 
 
 def started_event(deal: Deal, number: int) -> dict:
-    """The stored ``deal_started`` event of ``deal``, as games/services.py ``_start_deal``."""
+    """The stored ``deal_started`` event of ``deal``, as games/deals.py ``start_deal``."""
     return {
         "kind": "deal_started",
         "deal_number": number,

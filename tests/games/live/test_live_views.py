@@ -10,7 +10,7 @@ from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.test import Client
 
-from games import services
+from games import lobby
 from games.models import Seat, Table
 from rosbi_platform.asgi import application
 from tests.games.factories import UserFactory
@@ -76,7 +76,7 @@ def test_private_tables_need_the_invite_code():
     assert page.context["ws_url"].endswith(f"?invite={table.invite_code}")
     assert stranger.get("/lobby/tables.json").json()["tables"] == []
     # The page's plain join form works: the invite from the link is kept in the session.
-    services.leave_table(table.pk, users[2])
+    lobby.leave_table(table.pk, users[2])
     stranger.post(f"/tables/{table.pk}/join/")
     assert Seat.objects.get(table=table, number=2).user_id is not None
     assert Seat.objects.get(table=table, number=2).user_id != users[2].pk
@@ -86,7 +86,7 @@ def test_the_replay_page_embeds_the_partie_record_once_finished():
     owner = UserFactory()
     client = logged_in(owner)
     # An organiser's table of three bots (the organiser watches): it plays to the end at once.
-    table = services.create_table(
+    table = lobby.create_table(
         owner=owner, size=3, seat_owner=False, fill_with_bots=True, bot_level="random"
     )
     assert client.get(f"/tables/{table.pk}/replay/").status_code == 404
@@ -153,22 +153,22 @@ async def test_websocket_access_through_the_full_stack():
 
 async def test_the_lobby_socket_pushes_the_list_when_it_changes():
     owner = await database_sync_to_async(UserFactory)()
-    lobby = WebsocketCommunicator(application, "/ws/lobby/", headers=[ORIGIN])
-    assert (await lobby.connect())[0]
-    assert await lobby.receive_json_from(5) == {"type": "tables", "tables": []}
-    table = await database_sync_to_async(services.create_table)(owner=owner, name="Fresh")
-    pushed = await lobby.receive_json_from(5)
+    socket = WebsocketCommunicator(application, "/ws/lobby/", headers=[ORIGIN])
+    assert (await socket.connect())[0]
+    assert await socket.receive_json_from(5) == {"type": "tables", "tables": []}
+    table = await database_sync_to_async(lobby.create_table)(owner=owner, name="Fresh")
+    pushed = await socket.receive_json_from(5)
     assert [t["name"] for t in pushed["tables"]] == ["Fresh"]
     assert pushed["tables"][0]["id"] == table.pk
-    await lobby.disconnect()
+    await socket.disconnect()
 
 
 def test_the_admin_exports_finished_parties_as_records():
     admin = UserFactory(is_staff=True, is_superuser=True)
-    table = services.create_table(
+    table = lobby.create_table(
         owner=admin, size=3, seat_owner=False, fill_with_bots=True, bot_level="random"
     )
-    services.start_table(table.pk, admin, seed=2)
+    lobby.start_table(table.pk, admin, seed=2)
     client = logged_in(admin)
     assert client.get(f"/admin/games/table/{table.pk}/change/").status_code == 200
     assert client.get("/admin/games/tableevent/").status_code == 200
