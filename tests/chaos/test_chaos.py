@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shutil
+import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -34,9 +36,14 @@ CONVERGE_SECONDS = 10.0
 
 
 @pytest.fixture(scope="module")
-def stack(tmp_path_factory):
-    """PostgreSQL and Redis of our own, with a migrated template database."""
-    stack = Stack(root=tmp_path_factory.mktemp("chaos"))
+def stack():
+    """PostgreSQL and Redis of our own, with a migrated template database.
+
+    Not under pytest's private temporary folders: the embedded server runs as a user of its
+    own (when we are root), which must be able to reach its data directory."""
+    root = Path(tempfile.mkdtemp(prefix="rosbi-chaos-"))
+    root.chmod(0o755)
+    stack = Stack(root=root)
     try:
         stack.start_postgres()
         stack.start_redis()
@@ -44,6 +51,7 @@ def stack(tmp_path_factory):
         yield stack
     finally:
         stack.close()
+        shutil.rmtree(root, ignore_errors=True)
 
 
 @pytest.fixture
