@@ -1,6 +1,6 @@
 """Admin for tournaments: organisers see and change only their own club's events.
 
-Actions call the same services as the pages and the scheduler, and every one of them lands in
+Actions call the same action modules as the pages and the scheduler, and every one of them lands in
 the audit log (``AuditLog``, read-only here).
 """
 
@@ -14,7 +14,8 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from tournaments import selectors, services
+from tournaments import events, results, rounds, selectors
+from tournaments.common import TournamentError, log_action
 from tournaments.models import AuditLog, Entry, PhysicalResult, Round, Standing, Tournament
 
 
@@ -111,9 +112,7 @@ class TournamentAdmin(_ClubScoped, admin.ModelAdmin):
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
     def save_model(self, request, obj, form, change):
-        super().save_model(request, obj, form, change)
-        services.log_action(obj, request.user, "admin_change" if change else "admin_add")
-        services.ensure_rounds(obj)
+        events.save_tournament(obj, request.user, adding=not change)
 
     def _each(self, request, queryset, label: str, run) -> None:
         done = 0
@@ -121,7 +120,7 @@ class TournamentAdmin(_ClubScoped, admin.ModelAdmin):
             try:
                 if run(tournament):
                     done += 1
-            except services.TournamentError as error:
+            except TournamentError as error:
                 self.message_user(request, f"{tournament}: {error}", messages.ERROR)
         total = queryset.count()
         summary = ngettext(
@@ -137,7 +136,7 @@ class TournamentAdmin(_ClubScoped, admin.ModelAdmin):
             request,
             queryset,
             _("Registration opened"),
-            lambda t: services.open_registration(t.pk, by=request.user),
+            lambda t: events.open_registration(t.pk, by=request.user),
         )
 
     @admin.action(description=gettext_lazy("Start the next round now"))
@@ -146,7 +145,7 @@ class TournamentAdmin(_ClubScoped, admin.ModelAdmin):
             request,
             queryset,
             _("Round started"),
-            lambda t: services.start_next_round(t.pk, by=request.user),
+            lambda t: rounds.start_next_round(t.pk, by=request.user),
         )
 
     @admin.action(description=gettext_lazy("Re-seat the next round (before it is released)"))
@@ -154,18 +153,17 @@ class TournamentAdmin(_ClubScoped, admin.ModelAdmin):
         def run(tournament: Tournament) -> bool:
             round_ = selectors.current_round(tournament)
             if round_ is None:
-                raise services.TournamentError(_("Every round is finished."))
+                raise TournamentError(_("Every round is finished."))
             if round_.status == Round.Status.PENDING:
-                return services.seat_round(round_.pk, by=request.user)
-            return services.reseat_round(round_.pk, by=request.user)
+                return rounds.seat_round(round_.pk, by=request.user)
+            return rounds.reseat_round(round_.pk, by=request.user)
 
         self._each(request, queryset, _("Round re-seated"), run)
 
     @admin.action(description=gettext_lazy("Recompute standings"))
     def recompute_standings(self, request, queryset):
         def run(tournament: Tournament) -> bool:
-            services.recompute_standings(tournament.pk)
-            services.log_action(tournament, request.user, "recompute_standings")
+            results.recompute_standings(tournament.pk, by=request.user)
             return True
 
         self._each(request, queryset, _("Standings recomputed"), run)
@@ -190,7 +188,7 @@ class TournamentAdmin(_ClubScoped, admin.ModelAdmin):
             ]
         )
         for tournament in queryset:
-            services.log_action(tournament, request.user, "export_standings")
+            log_action(tournament, request.user, "export_standings")
             for row in selectors.standings_rows(tournament):
                 writer.writerow(
                     [
@@ -215,7 +213,7 @@ class TournamentAdmin(_ClubScoped, admin.ModelAdmin):
         writer = csv.writer(response)
         writer.writerow(["tournament", "round", "table", "seat", "player", "total", "forfeit"])
         for tournament in queryset:
-            services.log_action(tournament, request.user, "export_results")
+            log_action(tournament, request.user, "export_results")
             for row in selectors.result_rows(tournament):
                 writer.writerow([tournament.slug, *row])
         return response

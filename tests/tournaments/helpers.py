@@ -13,7 +13,7 @@ from games import services as games_services
 from games.models import Partie, SeatResult
 from rosbi_platform.accounts.models import ClubMembership
 from tests.tournaments.factories import ClubFactory, MembershipFactory, UserFactory
-from tournaments import services
+from tournaments import entries, events, results, rounds, scheduler
 from tournaments.models import (
     AuditLog,
     Entry,
@@ -49,7 +49,7 @@ def open_event(entrants: int, *, slug: str = "cup", **fields: Any) -> tuple[Tour
         "no_show_grace_minutes": 60,
     }
     defaults.update(fields)
-    tournament = services.create_tournament(
+    tournament = events.create_tournament(
         club=club,
         by=organiser,
         name=f"Event {slug}",
@@ -57,18 +57,18 @@ def open_event(entrants: int, *, slug: str = "cup", **fields: Any) -> tuple[Tour
         starts_at=now + PLENTY,
         **defaults,
     )
-    services.advance_tournament(tournament.pk)
+    scheduler.advance_tournament(tournament.pk)
     users = UserFactory.create_batch(entrants)
     for user in users:
-        services.register_entry(tournament.pk, user)
-        services.check_in(tournament.pk, user)
+        entries.register_entry(tournament.pk, user)
+        entries.check_in(tournament.pk, user)
     tournament.refresh_from_db()
     return tournament, organiser
 
 
 def start_now(tournament: Tournament, organiser: Any) -> None:
     round_one = Round.objects.get(tournament=tournament, number=1)
-    services.reschedule_round(round_one.pk, timezone.now(), by=organiser)
+    rounds.reschedule_round(round_one.pk, timezone.now(), by=organiser)
 
 
 def players_time_out() -> int:
@@ -175,7 +175,7 @@ def random_sheet(players: int, seed: str, doubling: bool = True) -> list[list[in
 
 def enter_and_confirm(table: RoundTable, organiser: Any, seed: str) -> list[int]:
     """The organiser enters a table's sheet and the player in seat 0 confirms it."""
-    sheet = services.submit_physical_result(table.pk, random_sheet(table.size, seed), by=organiser)
+    sheet = results.submit_physical_result(table.pk, random_sheet(table.size, seed), by=organiser)
     player = table.seats.get(seat=0).entry.user
-    services.confirm_physical_result(sheet.pk, by=player)
+    results.confirm_physical_result(sheet.pk, by=player)
     return sheet.totals

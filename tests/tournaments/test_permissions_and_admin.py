@@ -11,7 +11,8 @@ from django.urls import reverse
 from rosbi_platform.accounts.models import ClubMembership
 from tests.tournaments.factories import ClubFactory, MembershipFactory, UserFactory
 from tests.tournaments.helpers import audit_actions, enter_and_confirm, open_event
-from tournaments import services
+from tournaments import entries, events, rounds
+from tournaments.common import TournamentError
 from tournaments.models import AuditLog, Entry, Round, RoundTable, Standing, Tournament
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
@@ -35,13 +36,11 @@ def test_an_organiser_cannot_run_another_clubs_event(two_events):
     their_round = Round.objects.get(tournament=theirs, number=1)
 
     for call in (
-        lambda: services.seat_round(their_round.pk, by=our_organiser),
-        lambda: services.start_next_round(theirs.pk, by=our_organiser),
-        lambda: services.open_registration(theirs.pk, by=our_organiser),
-        lambda: services.reschedule_round(
-            their_round.pk, their_round.scheduled_at, by=our_organiser
-        ),
-        lambda: services.create_tournament(
+        lambda: rounds.seat_round(their_round.pk, by=our_organiser),
+        lambda: rounds.start_next_round(theirs.pk, by=our_organiser),
+        lambda: events.open_registration(theirs.pk, by=our_organiser),
+        lambda: rounds.reschedule_round(their_round.pk, their_round.scheduled_at, by=our_organiser),
+        lambda: events.create_tournament(
             club=theirs.club,
             by=our_organiser,
             name="Hijack",
@@ -49,18 +48,18 @@ def test_an_organiser_cannot_run_another_clubs_event(two_events):
             starts_at=theirs.starts_at,
         ),
     ):
-        with pytest.raises(services.TournamentError, match="organisers"):
+        with pytest.raises(TournamentError, match="organisers"):
             call()
     assert Round.objects.get(pk=their_round.pk).status == Round.Status.PENDING
 
-    assert services.start_next_round(ours.pk, by=our_organiser) is True
+    assert rounds.start_next_round(ours.pk, by=our_organiser) is True
 
 
 def test_members_are_not_organisers(two_events):
     ours, _organiser, _theirs, _ = two_events
     member = MembershipFactory(club=ours.club).user
-    with pytest.raises(services.TournamentError):
-        services.start_next_round(ours.pk, by=member)
+    with pytest.raises(TournamentError):
+        rounds.start_next_round(ours.pk, by=member)
 
 
 def test_organiser_pages_are_scoped_to_the_club(two_events, client):
@@ -126,7 +125,7 @@ def test_admin_actions_run_the_services_and_are_audited(eager_celery, client):
     round_one = Round.objects.get(tournament=tournament, number=1)
     assert round_one.status == Round.Status.SEATED
     leaving = Entry.objects.filter(tournament=tournament).first()
-    services.withdraw_entry(tournament.pk, leaving.user)  # re-seats the unreleased round
+    entries.withdraw_entry(tournament.pk, leaving.user)  # re-seats the unreleased round
     assert not round_one.seats.filter(entry=leaving).exists()
     assert round_one.seats.count() == 7
     act("reseat_next_round")
