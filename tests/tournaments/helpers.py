@@ -6,7 +6,6 @@ import datetime as dt
 import time
 from typing import Any
 
-from django.db import OperationalError
 from django.utils import timezone
 
 from games import services as games_services
@@ -78,22 +77,14 @@ def players_time_out() -> int:
 
 
 def drive(tournament: Tournament, *, sweep, pause: float = 0.0, max_seconds: float = 900) -> None:
-    """Play beat: sweep the tournament and expire clocks until the event is finished.
-
-    With a worker in another thread the in-memory SQLite test database answers "table is
-    locked" at once instead of waiting (a real database waits): such a beat is simply retried.
-    """
+    """Play beat: sweep the tournament and expire clocks until the event is finished."""
     deadline = time.monotonic() + max_seconds
     while time.monotonic() < deadline:
-        try:
-            tournament.refresh_from_db()
-            if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
-                return
-            sweep()
-            players_time_out()
-        except OperationalError as error:
-            if "locked" not in str(error):
-                raise
+        tournament.refresh_from_db()
+        if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
+            return
+        sweep()
+        players_time_out()
         if pause:
             time.sleep(pause)
     raise AssertionError(f"{tournament} did not finish within {max_seconds} s")
