@@ -1,7 +1,10 @@
 """Admin for tournaments: organisers see and change only their own club's events.
 
-Actions call the same action modules as the pages and the scheduler, and every one of them lands in
-the audit log (``AuditLog``, read-only here).
+The admin writes through the action modules, like the pages and the scheduler: an entry's
+status, a round's status, seating and results are read-only here; check-in, withdrawal,
+starting and re-seating rounds, rescheduling and standings go through admin actions (or the
+round times of the event's form) that call them, and every one of them lands in the audit log
+(``AuditLog``, read-only here).
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from tournaments import events, results, rounds, selectors
+from tournaments import entries, events, results, rounds, selectors
 from tournaments.common import TournamentError, log_action
 from tournaments.models import AuditLog, Entry, PhysicalResult, Round, Standing, Tournament
 
@@ -55,34 +58,45 @@ class _ClubScoped:
 
 
 class RoundInline(admin.TabularInline):
+    """Rounds come from the event's ``rounds``; only a start time is edited here, and a changed
+    one goes through ``rounds.reschedule_round`` (``TournamentAdmin.save_formset``)."""
+
     model = Round
     extra = 0
     fields = ["number", "status", "scheduled_at", "started_at", "finished_at"]
-    readonly_fields = ["status", "started_at", "finished_at"]
+    readonly_fields = ["number", "status", "started_at", "finished_at"]
 
     def has_change_permission(self, request, obj=None):
         return obj is None or selectors.can_manage(request.user, obj)
 
     def has_add_permission(self, request, obj=None):
-        return obj is None or selectors.can_manage(request.user, obj)
+        return False
 
     def has_delete_permission(self, request, obj=None):
-        return obj is None or selectors.can_manage(request.user, obj)
+        return False
 
     def has_view_permission(self, request, obj=None):
         return obj is None or selectors.can_manage(request.user, obj)
 
 
 class EntryInline(admin.TabularInline):
+    """Read-only: entries come from registration; check-in and withdrawal are actions of the
+    entries' admin (``EntryAdmin``)."""
+
     model = Entry
     extra = 0
     fields = ["user", "status", "plays_online", "rating", "first_round", "seed_number"]
-    readonly_fields = ["rating", "seed_number"]
-    raw_id_fields = ["user"]
+    readonly_fields = fields
 
-    has_change_permission = RoundInline.has_change_permission
-    has_add_permission = RoundInline.has_add_permission
-    has_delete_permission = RoundInline.has_delete_permission
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
     has_view_permission = RoundInline.has_view_permission
 
 
@@ -113,6 +127,19 @@ class TournamentAdmin(_ClubScoped, admin.ModelAdmin):
 
     def save_model(self, request, obj, form, change):
         events.save_tournament(obj, request.user, adding=not change)
+
+    def save_formset(self, request, form, formset, change):
+        """Entries are read-only; a round's changed start time is a ``reschedule_round``."""
+        if formset.model is not Round:
+            return
+        for round_form in formset.initial_forms:
+            when = round_form.cleaned_data.get("scheduled_at")
+            if "scheduled_at" not in round_form.changed_data or when is None:
+                continue
+            try:
+                rounds.reschedule_round(round_form.instance.pk, when, by=request.user)
+            except TournamentError as error:
+                self.message_user(request, f"{round_form.instance}: {error}", messages.ERROR)
 
     def _each(self, request, queryset, label: str, run) -> None:
         done = 0
@@ -219,6 +246,67 @@ class TournamentAdmin(_ClubScoped, admin.ModelAdmin):
         return response
 
 
+@admin.register(Entry)
+class EntryAdmin(_ClubScoped, admin.ModelAdmin):
+    """View-only rows; an entry changes through the actions, which call ``tournaments.entries``
+    with the organiser as ``by`` (checked and audited there)."""
+
+    club_path = "tournament__club"
+    list_display = ["user", "tournament", "status", "plays_online", "rating", "first_round"]
+    list_filter = ["status", "tournament"]
+    search_fields = ["user__username", "tournament__name"]
+    fields = [
+        "tournament",
+        "user",
+        "status",
+        "plays_online",
+        "rating",
+        "first_round",
+        "seed_number",
+        "registered_at",
+        "checked_in_at",
+        "withdrawn_at",
+    ]
+    readonly_fields = fields
+    actions = ["check_in", "withdraw"]
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def _each(self, request, queryset, run) -> None:
+        done = 0
+        for entry in queryset.select_related("tournament", "user"):
+            try:
+                run(entry)
+                done += 1
+            except TournamentError as error:
+                self.message_user(request, f"{entry}: {error}", messages.ERROR)
+        if done:
+            self.message_user(request, _("Done."))
+
+    @admin.action(description=gettext_lazy("Check in"))
+    def check_in(self, request, queryset):
+        self._each(
+            request,
+            queryset,
+            lambda e: entries.check_in(e.tournament_id, e.user, by=request.user),
+        )
+
+    @admin.action(description=gettext_lazy("Withdraw"))
+    def withdraw(self, request, queryset):
+        self._each(
+            request,
+            queryset,
+            lambda e: entries.withdraw_entry(e.tournament_id, e.user, by=request.user),
+        )
+
+
 @admin.register(AuditLog)
 class AuditLogAdmin(_ClubScoped, admin.ModelAdmin):
     club_path = "tournament__club"
@@ -246,6 +334,9 @@ class StandingAdmin(_ClubScoped, admin.ModelAdmin):
         return False
 
     def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
         return False
 
 

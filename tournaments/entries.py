@@ -99,10 +99,13 @@ def register_entry(tournament_id: int, user: Any, *, plays_online: bool = True) 
     return locked(Tournament, tournament_id, work)
 
 
-def check_in(tournament_id: int, user: Any) -> Entry:
-    """Confirm that a registered player will play; only while check-in is open."""
+def check_in(tournament_id: int, user: Any, by: Any = None) -> Entry:
+    """Confirm that a registered player will play (the player, or an organiser for them, which
+    is audited); only while check-in is open."""
 
     def work(tournament: Tournament) -> Entry:
+        if by is not None and by != user:
+            require_manager(by, tournament)
         if tournament.check_in != Tournament.Window.OPEN:
             raise TournamentError(_("Check-in is not open."))
         entry = Entry.objects.filter(tournament=tournament, user=user).first()
@@ -113,6 +116,8 @@ def check_in(tournament_id: int, user: Any) -> Entry:
         entry.status = Entry.Status.CHECKED_IN
         entry.checked_in_at = timezone.now()
         entry.save(update_fields=["status", "checked_in_at"])
+        if by is not None and by != user:
+            log_action(tournament, by, "check_in", entry=entry.pk)
         push_changed(tournament.pk)
         return entry
 

@@ -178,3 +178,70 @@ def test_superuser_sees_every_event(two_events, client):
     client.force_login(root)
     listing = client.get(reverse("admin:tournaments_tournament_changelist")).content.decode()
     assert ours.name in listing and theirs.name in listing
+
+
+def test_an_entrys_status_cannot_be_changed_in_the_admin_form(two_events, client):
+    ours, _organiser, _theirs, _ = two_events
+    client.force_login(staff_organiser_of(ours.club))
+    entry = Entry.objects.filter(tournament=ours, status=Entry.Status.CHECKED_IN).first()
+    change = reverse("admin:tournaments_entry_change", args=[entry.pk])
+
+    assert client.get(change).status_code == 200  # shown, read-only
+    client.post(
+        change,
+        {
+            "tournament": ours.pk,
+            "user": entry.user_id,
+            "status": Entry.Status.WITHDRAWN,
+            "plays_online": "",
+            "rating": "2400",
+            "first_round": "3",
+        },
+    )
+
+    entry.refresh_from_db()
+    assert entry.status == Entry.Status.CHECKED_IN
+    assert entry.first_round == 1 and entry.rating != 2400
+    assert not AuditLog.objects.filter(tournament=ours, action="withdraw_entry").exists()
+
+
+def test_the_withdraw_admin_action_withdraws_through_the_service(two_events, client):
+    ours, _organiser, theirs, _ = two_events
+    staff = staff_organiser_of(ours.club)
+    client.force_login(staff)
+    round_one = Round.objects.get(tournament=ours, number=1)
+    rounds.seat_round(round_one.pk)
+    leaving = Entry.objects.filter(tournament=ours).first()
+    foreign = Entry.objects.filter(tournament=theirs).first()
+    assert round_one.seats.filter(entry=leaving).exists()
+
+    client.post(
+        reverse("admin:tournaments_entry_changelist"),
+        {"action": "withdraw", "_selected_action": [leaving.pk, foreign.pk]},
+    )
+
+    leaving.refresh_from_db()
+    assert leaving.status == Entry.Status.WITHDRAWN and leaving.withdrawn_at is not None
+    assert not round_one.seats.filter(entry=leaving).exists()  # the service re-seated the round
+    logged = AuditLog.objects.get(tournament=ours, action="withdraw_entry")
+    assert logged.details == {"entry": leaving.pk} and logged.actor == staff
+    foreign.refresh_from_db()
+    assert foreign.status == Entry.Status.CHECKED_IN  # another club's entry is out of reach
+
+
+def test_the_check_in_admin_action_checks_in_through_the_service(two_events, client):
+    ours, _organiser, _theirs, _ = two_events
+    staff = staff_organiser_of(ours.club)
+    client.force_login(staff)
+    entry = entries.register_entry(ours.pk, UserFactory())
+    assert entry.status == Entry.Status.REGISTERED
+
+    client.post(
+        reverse("admin:tournaments_entry_changelist"),
+        {"action": "check_in", "_selected_action": [entry.pk]},
+    )
+
+    entry.refresh_from_db()
+    assert entry.status == Entry.Status.CHECKED_IN and entry.checked_in_at is not None
+    logged = AuditLog.objects.get(tournament=ours, action="check_in")
+    assert logged.details == {"entry": entry.pk} and logged.actor == staff
