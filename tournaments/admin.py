@@ -1,7 +1,10 @@
 """Admin for tournaments: organisers see and change only their own club's events.
 
-Actions call the same services as the pages and the scheduler, and every one of them lands in
-the audit log (``AuditLog``, read-only here).
+The admin writes through the action modules, like the pages and the scheduler: an entry's
+status, a round's status, seating and results are read-only here; check-in, withdrawal,
+starting and re-seating rounds, rescheduling and standings go through admin actions (or the
+round times of the event's form) that call them, and every one of them lands in the audit log
+(``AuditLog``, read-only here).
 """
 
 from __future__ import annotations
@@ -14,7 +17,8 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from tournaments import selectors, services
+from tournaments import entries, events, results, rounds, selectors
+from tournaments.common import TournamentError, log_action
 from tournaments.models import AuditLog, Entry, PhysicalResult, Round, Standing, Tournament
 
 
@@ -54,34 +58,45 @@ class _ClubScoped:
 
 
 class RoundInline(admin.TabularInline):
+    """Rounds come from the event's ``rounds``; only a start time is edited here, and a changed
+    one goes through ``rounds.reschedule_round`` (``TournamentAdmin.save_formset``)."""
+
     model = Round
     extra = 0
     fields = ["number", "status", "scheduled_at", "started_at", "finished_at"]
-    readonly_fields = ["status", "started_at", "finished_at"]
+    readonly_fields = ["number", "status", "started_at", "finished_at"]
 
     def has_change_permission(self, request, obj=None):
         return obj is None or selectors.can_manage(request.user, obj)
 
     def has_add_permission(self, request, obj=None):
-        return obj is None or selectors.can_manage(request.user, obj)
+        return False
 
     def has_delete_permission(self, request, obj=None):
-        return obj is None or selectors.can_manage(request.user, obj)
+        return False
 
     def has_view_permission(self, request, obj=None):
         return obj is None or selectors.can_manage(request.user, obj)
 
 
 class EntryInline(admin.TabularInline):
+    """Read-only: entries come from registration; check-in and withdrawal are actions of the
+    entries' admin (``EntryAdmin``)."""
+
     model = Entry
     extra = 0
     fields = ["user", "status", "plays_online", "rating", "first_round", "seed_number"]
-    readonly_fields = ["rating", "seed_number"]
-    raw_id_fields = ["user"]
+    readonly_fields = fields
 
-    has_change_permission = RoundInline.has_change_permission
-    has_add_permission = RoundInline.has_add_permission
-    has_delete_permission = RoundInline.has_delete_permission
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
     has_view_permission = RoundInline.has_view_permission
 
 
@@ -111,9 +126,20 @@ class TournamentAdmin(_ClubScoped, admin.ModelAdmin):
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
     def save_model(self, request, obj, form, change):
-        super().save_model(request, obj, form, change)
-        services.log_action(obj, request.user, "admin_change" if change else "admin_add")
-        services.ensure_rounds(obj)
+        events.save_tournament(obj, request.user, adding=not change)
+
+    def save_formset(self, request, form, formset, change):
+        """Entries are read-only; a round's changed start time is a ``reschedule_round``."""
+        if formset.model is not Round:
+            return
+        for round_form in formset.initial_forms:
+            when = round_form.cleaned_data.get("scheduled_at")
+            if "scheduled_at" not in round_form.changed_data or when is None:
+                continue
+            try:
+                rounds.reschedule_round(round_form.instance.pk, when, by=request.user)
+            except TournamentError as error:
+                self.message_user(request, f"{round_form.instance}: {error}", messages.ERROR)
 
     def _each(self, request, queryset, label: str, run) -> None:
         done = 0
@@ -121,7 +147,7 @@ class TournamentAdmin(_ClubScoped, admin.ModelAdmin):
             try:
                 if run(tournament):
                     done += 1
-            except services.TournamentError as error:
+            except TournamentError as error:
                 self.message_user(request, f"{tournament}: {error}", messages.ERROR)
         total = queryset.count()
         summary = ngettext(
@@ -137,7 +163,7 @@ class TournamentAdmin(_ClubScoped, admin.ModelAdmin):
             request,
             queryset,
             _("Registration opened"),
-            lambda t: services.open_registration(t.pk, by=request.user),
+            lambda t: events.open_registration(t.pk, by=request.user),
         )
 
     @admin.action(description=gettext_lazy("Start the next round now"))
@@ -146,7 +172,7 @@ class TournamentAdmin(_ClubScoped, admin.ModelAdmin):
             request,
             queryset,
             _("Round started"),
-            lambda t: services.start_next_round(t.pk, by=request.user),
+            lambda t: rounds.start_next_round(t.pk, by=request.user),
         )
 
     @admin.action(description=gettext_lazy("Re-seat the next round (before it is released)"))
@@ -154,18 +180,17 @@ class TournamentAdmin(_ClubScoped, admin.ModelAdmin):
         def run(tournament: Tournament) -> bool:
             round_ = selectors.current_round(tournament)
             if round_ is None:
-                raise services.TournamentError(_("Every round is finished."))
+                raise TournamentError(_("Every round is finished."))
             if round_.status == Round.Status.PENDING:
-                return services.seat_round(round_.pk, by=request.user)
-            return services.reseat_round(round_.pk, by=request.user)
+                return rounds.seat_round(round_.pk, by=request.user)
+            return rounds.reseat_round(round_.pk, by=request.user)
 
         self._each(request, queryset, _("Round re-seated"), run)
 
     @admin.action(description=gettext_lazy("Recompute standings"))
     def recompute_standings(self, request, queryset):
         def run(tournament: Tournament) -> bool:
-            services.recompute_standings(tournament.pk)
-            services.log_action(tournament, request.user, "recompute_standings")
+            results.recompute_standings(tournament.pk, by=request.user)
             return True
 
         self._each(request, queryset, _("Standings recomputed"), run)
@@ -190,7 +215,7 @@ class TournamentAdmin(_ClubScoped, admin.ModelAdmin):
             ]
         )
         for tournament in queryset:
-            services.log_action(tournament, request.user, "export_standings")
+            log_action(tournament, request.user, "export_standings")
             for row in selectors.standings_rows(tournament):
                 writer.writerow(
                     [
@@ -215,10 +240,71 @@ class TournamentAdmin(_ClubScoped, admin.ModelAdmin):
         writer = csv.writer(response)
         writer.writerow(["tournament", "round", "table", "seat", "player", "total", "forfeit"])
         for tournament in queryset:
-            services.log_action(tournament, request.user, "export_results")
+            log_action(tournament, request.user, "export_results")
             for row in selectors.result_rows(tournament):
                 writer.writerow([tournament.slug, *row])
         return response
+
+
+@admin.register(Entry)
+class EntryAdmin(_ClubScoped, admin.ModelAdmin):
+    """View-only rows; an entry changes through the actions, which call ``tournaments.entries``
+    with the organiser as ``by`` (checked and audited there)."""
+
+    club_path = "tournament__club"
+    list_display = ["user", "tournament", "status", "plays_online", "rating", "first_round"]
+    list_filter = ["status", "tournament"]
+    search_fields = ["user__username", "tournament__name"]
+    fields = [
+        "tournament",
+        "user",
+        "status",
+        "plays_online",
+        "rating",
+        "first_round",
+        "seed_number",
+        "registered_at",
+        "checked_in_at",
+        "withdrawn_at",
+    ]
+    readonly_fields = fields
+    actions = ["check_in", "withdraw"]
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def _each(self, request, queryset, run) -> None:
+        done = 0
+        for entry in queryset.select_related("tournament", "user"):
+            try:
+                run(entry)
+                done += 1
+            except TournamentError as error:
+                self.message_user(request, f"{entry}: {error}", messages.ERROR)
+        if done:
+            self.message_user(request, _("Done."))
+
+    @admin.action(description=gettext_lazy("Check in"))
+    def check_in(self, request, queryset):
+        self._each(
+            request,
+            queryset,
+            lambda e: entries.check_in(e.tournament_id, e.user, by=request.user),
+        )
+
+    @admin.action(description=gettext_lazy("Withdraw"))
+    def withdraw(self, request, queryset):
+        self._each(
+            request,
+            queryset,
+            lambda e: entries.withdraw_entry(e.tournament_id, e.user, by=request.user),
+        )
 
 
 @admin.register(AuditLog)
@@ -248,6 +334,9 @@ class StandingAdmin(_ClubScoped, admin.ModelAdmin):
         return False
 
     def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
         return False
 
 

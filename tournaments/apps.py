@@ -9,6 +9,10 @@ class TournamentsConfig(AppConfig):
     def ready(self) -> None:
         from games.signals import partie_finished
 
+        # Registers the tasks in every process (web, worker, tests), so the actions' by-name
+        # ``tournaments.common.enqueue`` finds them (and runs them eagerly in tests).
+        from tournaments import tasks  # noqa: F401
+
         partie_finished.connect(
             _on_partie_finished, dispatch_uid="tournaments.record_partie_result"
         )
@@ -18,6 +22,6 @@ def _on_partie_finished(sender, outcome, **kwargs) -> None:
     """Record a tournament table's result; everything else is queued after the commit."""
     if outcome.tournament_round_id is None:
         return
-    from tournaments.services import record_partie_result
+    from tournaments.results import record_partie_result
 
     record_partie_result(outcome)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.services import CONTRACT_NAMES
+from tournaments.sheet_texts import CONTRACT_NAMES
 from tournaments.sheets import CONTRACTS
 
 

@@ -235,7 +235,7 @@ class Seating:
 # ---------------------------------------------------------------------------------------------
 
 
-def _rng(seed: int | str, round_number: int, purpose: str) -> random.Random:
+def seeded_rng(seed: int | str, round_number: int, purpose: str) -> random.Random:
     return random.Random(f"{seed}/{round_number}/{purpose}")
 
 
@@ -250,7 +250,7 @@ def seat_round(
     history = history or SeatingHistory()
     _check_unique(entrants)
     sizes = table_sizes(len(entrants), options.preferred, options.allowed)
-    lot = _rng(options.seed, round_number, "lot")
+    lot = seeded_rng(options.seed, round_number, "lot")
     lot_key = {e.id: lot.random() for e in entrants}
     seated, byes = _split_byes(entrants, sum(sizes), history, lot_key)
 
@@ -264,7 +264,7 @@ def seat_round(
     else:
         groups = _swiss_groups(seated, sizes, round_number, history, options, lot_key)
 
-    rng = _rng(options.seed, round_number, "seats")
+    rng = seeded_rng(options.seed, round_number, "seats")
     tables = [order_seats(group, history, rng) for group in groups]
     cost = seating_cost(tables, entrants, history, options.avoid_same_club)
     return Seating(round_number, tables, [e.id for e in byes], cost)
@@ -283,7 +283,7 @@ def baseline_seating(
     options = options or SeatingOptions()
     history = history or SeatingHistory()
     sizes = table_sizes(len(entrants), options.preferred, options.allowed)
-    lot = _rng(options.seed, round_number, "lot")
+    lot = seeded_rng(options.seed, round_number, "lot")
     lot_key = {e.id: lot.random() for e in entrants}
     seated, _ = _split_byes(entrants, sum(sizes), history, lot_key)
     return [list(group) for group in _random_groups([e.id for e in seated], sizes, options.seed)]
@@ -529,7 +529,7 @@ def _swiss_groups(
             baseline = _random_groups([e.id for e in seated], sizes, options.seed)
             starts = [[[position[pid] for pid in group] for group in baseline]]
             if problem.n <= options.restart_limit:
-                shuffle_rng = _rng(options.seed, round_number, "restarts")
+                shuffle_rng = seeded_rng(options.seed, round_number, "restarts")
                 for _ in range(options.restarts):
                     players = list(range(problem.n))
                     shuffle_rng.shuffle(players)

@@ -1,20 +1,30 @@
 """Celery tasks of tournaments: one periodic sweeper plus follow-ups queued after commits.
 
-Every task is safe to run twice or concurrently: each calls services whose steps are locked
+Every task is safe to run twice or concurrently: each calls actions whose steps are locked
 status transitions, and the standings are recomputed from the stored results as a whole.
+The actions queue these tasks by name (``tournaments.common.enqueue``) and never import this
+module; it imports them.
 """
 
 from __future__ import annotations
 
 from celery import shared_task
-from django.db import OperationalError
+from django.db import OperationalError as DatabaseOperationalError
+from kombu.exceptions import OperationalError as BrokerOperationalError
 
-from tournaments import services
+from tournaments import notify, results, scheduler
+from tournaments.common import (
+    ADVANCE_TOURNAMENT_TASK,
+    NOTIFY_TABLE_READY_TASK,
+    RECOMPUTE_STANDINGS_TASK,
+)
 
-# A busy database (SQLite's lock, a PostgreSQL serialization hiccup) is transient, and every
-# task is idempotent: retry it rather than lose a step.
+# Transient failures are retried, and every task is idempotent: a PostgreSQL connection that
+# dropped or a full connection pool, a deadlock or serialization failure still left after the
+# row-lock helper's own retries (``rosbi_platform.locking``), or a broker that did not take the
+# sweeper's follow-up message. Retrying loses no step; other errors are real bugs and raise.
 RETRY = {
-    "autoretry_for": (OperationalError,),
+    "autoretry_for": (DatabaseOperationalError, BrokerOperationalError),
     "retry_backoff": 1,
     "retry_backoff_max": 10,
     "retry_jitter": True,
@@ -27,25 +37,25 @@ SWEEP_TASK_NAME = "tournaments.tasks.sweep_tournaments"
 @shared_task(name=SWEEP_TASK_NAME, ignore_result=True, **RETRY)
 def sweep_tournaments() -> int:
     """Run by beat every 15 s: queue an advance for every event with something due."""
-    ids = services.due_tournament_ids()
+    ids = scheduler.due_tournament_ids()
     for tournament_id in ids:
         advance_tournament.delay(tournament_id)
     return len(ids)
 
 
-@shared_task(name="tournaments.tasks.advance_tournament", ignore_result=True, **RETRY)
+@shared_task(name=ADVANCE_TOURNAMENT_TASK, ignore_result=True, **RETRY)
 def advance_tournament(tournament_id: int) -> int:
     """Open/close windows, seat, start, handle no-shows and close rounds that are due."""
-    return services.advance_tournament(tournament_id)
+    return scheduler.advance_tournament(tournament_id)
 
 
-@shared_task(name="tournaments.tasks.recompute_standings", ignore_result=True, **RETRY)
+@shared_task(name=RECOMPUTE_STANDINGS_TASK, ignore_result=True, **RETRY)
 def recompute_standings(tournament_id: int) -> int:
     """Standings from the stored results, pushed to the live page after the commit."""
-    return services.recompute_standings(tournament_id)
+    return results.recompute_standings(tournament_id)
 
 
-@shared_task(name="tournaments.tasks.notify_table_ready", ignore_result=True, **RETRY)
+@shared_task(name=NOTIFY_TABLE_READY_TASK, ignore_result=True, **RETRY)
 def notify_table_ready(round_id: int) -> int:
     """Remind every seated player in-app and by e-mail, once per table."""
-    return services.notify_table_ready(round_id)
+    return notify.notify_table_ready(round_id)

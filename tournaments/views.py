@@ -23,9 +23,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from rosbi_platform.accounts.models import Club
-from tournaments import knockout, selectors, services
+from tournaments import entries, events, knockout, results, rounds, selectors
+from tournaments.common import TournamentError
 from tournaments.forms import ScoreSheetForm
 from tournaments.models import PhysicalResult, Round, RoundTable, Tournament
+from tournaments.sheet_texts import CONTRACT_NAMES
+from tournaments.sheets import CONTRACTS
 
 
 def tournament_list(request: HttpRequest) -> HttpResponse:
@@ -48,12 +51,12 @@ def _viewer_zone(request: HttpRequest) -> str:
 
 def _page_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
     current = selectors.current_round(tournament)
-    rounds = list(Round.objects.filter(tournament=tournament).order_by("number"))
-    shown = current or (rounds[-1] if rounds else None)
+    every_round = list(Round.objects.filter(tournament=tournament).order_by("number"))
+    shown = current or (every_round[-1] if every_round else None)
     viewer_zone = _viewer_zone(request)
     return {
         "tournament": tournament,
-        "rounds": rounds,
+        "rounds": every_round,
         "current": current,
         "shown_round": shown,
         "tables": selectors.seating_of(shown) if shown else [],
@@ -135,8 +138,6 @@ def print_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """Printable seating list and one score sheet per physical table (print CSS)."""
     tournament = get_object_or_404(Tournament, slug=slug)
     round_ = get_object_or_404(Round, tournament=tournament, number=number)
-    from tournaments.sheets import CONTRACTS
-
     return render(
         request,
         "tournaments/print.html",
@@ -145,7 +146,7 @@ def print_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "round": round_,
             "tables": selectors.seating_of(round_),
             "byes": round_.byes.select_related("entry__user"),
-            "contracts": [services.CONTRACT_NAMES[code] for code in CONTRACTS],
+            "contracts": [CONTRACT_NAMES[code] for code in CONTRACTS],
             "starts": selectors.in_zone(round_.scheduled_at, tournament.time_zone),
         },
     )
@@ -157,20 +158,20 @@ def tournament_action(request: HttpRequest, slug: str, action: str) -> HttpRespo
     tournament = get_object_or_404(Tournament, slug=slug)
     user = request.user
     player_actions = {
-        "register": lambda: services.register_entry(
+        "register": lambda: entries.register_entry(
             tournament.pk, user, plays_online=request.POST.get("where", "online") == "online"
         ),
-        "check-in": lambda: services.check_in(tournament.pk, user),
-        "withdraw": lambda: services.withdraw_entry(tournament.pk, user),
+        "check-in": lambda: entries.check_in(tournament.pk, user),
+        "withdraw": lambda: entries.withdraw_entry(tournament.pk, user),
     }
     organiser_actions = {
-        "open-registration": lambda: services.open_registration(tournament.pk, by=user),
-        "close-registration": lambda: services.close_registration(tournament.pk, by=user),
-        "open-check-in": lambda: services.open_check_in(tournament.pk, by=user),
-        "close-check-in": lambda: services.close_check_in(tournament.pk, by=user),
-        "start-next-round": lambda: services.start_next_round(tournament.pk, by=user),
+        "open-registration": lambda: events.open_registration(tournament.pk, by=user),
+        "close-registration": lambda: events.close_registration(tournament.pk, by=user),
+        "open-check-in": lambda: events.open_check_in(tournament.pk, by=user),
+        "close-check-in": lambda: events.close_check_in(tournament.pk, by=user),
+        "start-next-round": lambda: rounds.start_next_round(tournament.pk, by=user),
         "reseat": lambda: _reseat_current(tournament, user),
-        "recompute": lambda: services.recompute_standings(tournament.pk),
+        "recompute": lambda: results.recompute_standings(tournament.pk, by=user),
     }
     if action in organiser_actions and not selectors.can_manage(user, tournament):
         return HttpResponseForbidden(_("Only the club's organisers can do this."))
@@ -179,10 +180,8 @@ def tournament_action(request: HttpRequest, slug: str, action: str) -> HttpRespo
         raise Http404(_("No such action."))
     try:
         run()
-        if action == "recompute":
-            services.log_action(tournament, user, "recompute_standings")
         messages.success(request, _("Done."))
-    except services.TournamentError as error:
+    except TournamentError as error:
         messages.error(request, str(error))
     return redirect("tournaments:detail", slug=tournament.slug)
 
@@ -190,17 +189,17 @@ def tournament_action(request: HttpRequest, slug: str, action: str) -> HttpRespo
 def _reseat_current(tournament: Tournament, user: Any) -> bool:
     round_ = selectors.current_round(tournament)
     if round_ is None:
-        raise services.TournamentError(_("Every round is finished."))
+        raise TournamentError(_("Every round is finished."))
     if round_.status == Round.Status.PENDING:
-        return services.seat_round(round_.pk, by=user)
-    return services.reseat_round(round_.pk, by=user)
+        return rounds.seat_round(round_.pk, by=user)
+    return rounds.reseat_round(round_.pk, by=user)
 
 
 @login_required
 @require_POST
 def confirm_presence(request: HttpRequest, table_id: int) -> HttpResponse:
     table = get_object_or_404(RoundTable.objects.select_related("round__tournament"), pk=table_id)
-    if services.confirm_presence(table.pk, request.user):
+    if entries.confirm_presence(table.pk, request.user):
         messages.success(request, _("Welcome: you are marked present."))
     return redirect("tournaments:detail", slug=table.round.tournament.slug)
 
@@ -227,10 +226,10 @@ def score_sheet(request: HttpRequest, table_id: int) -> HttpResponse:
     form = ScoreSheetForm(request.POST or None, seats=table.size, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
-            services.submit_physical_result(table.pk, form.penalties(), by=request.user)
+            results.submit_physical_result(table.pk, form.penalties(), by=request.user)
             messages.success(request, _("Score sheet stored: a second person must confirm it."))
             return redirect(reverse("tournaments:sheet", args=[table.pk]))
-        except services.TournamentError as error:
+        except TournamentError as error:
             form.add_error(None, str(error))
     return render(
         request,
@@ -251,8 +250,8 @@ def score_sheet(request: HttpRequest, table_id: int) -> HttpResponse:
 def confirm_sheet(request: HttpRequest, sheet_id: int) -> HttpResponse:
     sheet = get_object_or_404(PhysicalResult, pk=sheet_id)
     try:
-        services.confirm_physical_result(sheet.pk, by=request.user)
+        results.confirm_physical_result(sheet.pk, by=request.user)
         messages.success(request, _("Confirmed: the result counts."))
-    except services.TournamentError as error:
+    except TournamentError as error:
         messages.error(request, str(error))
     return redirect(reverse("tournaments:sheet", args=[sheet.table_id]))

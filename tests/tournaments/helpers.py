@@ -6,14 +6,13 @@ import datetime as dt
 import time
 from typing import Any
 
-from django.db import OperationalError
 from django.utils import timezone
 
-from games import services as games_services
+from games import clocks
 from games.models import Partie, SeatResult
 from rosbi_platform.accounts.models import ClubMembership
 from tests.tournaments.factories import ClubFactory, MembershipFactory, UserFactory
-from tournaments import services
+from tournaments import entries, events, results, rounds, scheduler
 from tournaments.models import (
     AuditLog,
     Entry,
@@ -49,7 +48,7 @@ def open_event(entrants: int, *, slug: str = "cup", **fields: Any) -> tuple[Tour
         "no_show_grace_minutes": 60,
     }
     defaults.update(fields)
-    tournament = services.create_tournament(
+    tournament = events.create_tournament(
         club=club,
         by=organiser,
         name=f"Event {slug}",
@@ -57,43 +56,35 @@ def open_event(entrants: int, *, slug: str = "cup", **fields: Any) -> tuple[Tour
         starts_at=now + PLENTY,
         **defaults,
     )
-    services.advance_tournament(tournament.pk)
+    scheduler.advance_tournament(tournament.pk)
     users = UserFactory.create_batch(entrants)
     for user in users:
-        services.register_entry(tournament.pk, user)
-        services.check_in(tournament.pk, user)
+        entries.register_entry(tournament.pk, user)
+        entries.check_in(tournament.pk, user)
     tournament.refresh_from_db()
     return tournament, organiser
 
 
 def start_now(tournament: Tournament, organiser: Any) -> None:
     round_one = Round.objects.get(tournament=tournament, number=1)
-    services.reschedule_round(round_one.pk, timezone.now(), by=organiser)
+    rounds.reschedule_round(round_one.pk, timezone.now(), by=organiser)
 
 
 def players_time_out() -> int:
     """Every player on turn lets the clock run out: the games' sweeper hands the seat to a bot
     (``away``), exactly as it does for a real absent player, and bots play on."""
-    return games_services.expire_turns(now=timezone.now() + PLENTY)
+    return clocks.expire_turns(now=timezone.now() + PLENTY)
 
 
 def drive(tournament: Tournament, *, sweep, pause: float = 0.0, max_seconds: float = 900) -> None:
-    """Play beat: sweep the tournament and expire clocks until the event is finished.
-
-    With a worker in another thread the in-memory SQLite test database answers "table is
-    locked" at once instead of waiting (a real database waits): such a beat is simply retried.
-    """
+    """Play beat: sweep the tournament and expire clocks until the event is finished."""
     deadline = time.monotonic() + max_seconds
     while time.monotonic() < deadline:
-        try:
-            tournament.refresh_from_db()
-            if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
-                return
-            sweep()
-            players_time_out()
-        except OperationalError as error:
-            if "locked" not in str(error):
-                raise
+        tournament.refresh_from_db()
+        if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
+            return
+        sweep()
+        players_time_out()
         if pause:
             time.sleep(pause)
     raise AssertionError(f"{tournament} did not finish within {max_seconds} s")
@@ -175,7 +166,7 @@ def random_sheet(players: int, seed: str, doubling: bool = True) -> list[list[in
 
 def enter_and_confirm(table: RoundTable, organiser: Any, seed: str) -> list[int]:
     """The organiser enters a table's sheet and the player in seat 0 confirms it."""
-    sheet = services.submit_physical_result(table.pk, random_sheet(table.size, seed), by=organiser)
+    sheet = results.submit_physical_result(table.pk, random_sheet(table.size, seed), by=organiser)
     player = table.seats.get(seat=0).entry.user
-    services.confirm_physical_result(sheet.pk, by=player)
+    results.confirm_physical_result(sheet.pk, by=player)
     return sheet.totals

@@ -11,7 +11,8 @@ from django.db import connection
 
 from games.models import Table
 from tests.tournaments.helpers import open_event, start_now, state_of
-from tournaments import services, tasks
+from tournaments import results, rounds, scheduler, tasks
+from tournaments.common import TournamentError
 from tournaments.models import Notice, Round, RoundSeat, RoundTable
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
@@ -56,7 +57,7 @@ def test_concurrent_sweeps_seat_and_start_a_round_once(eager_celery):
     links = {f"{settings.SITE_URL}/tables/{t.game_table_id}/" for t in tables}
     assert all(any(link in m.body for link in links) for m in mail.outbox)  # absolute links
 
-    services.recompute_standings(tournament.pk)
+    results.recompute_standings(tournament.pk)
     before = state_of(tournament)
     run_at_once(
         [
@@ -73,11 +74,11 @@ def test_concurrent_sweeps_seat_and_start_a_round_once(eager_celery):
 def test_a_started_round_cannot_be_seated_or_reseated_again(eager_celery):
     tournament, organiser = open_event(6, slug="twice")
     start_now(tournament, organiser)
-    services.advance_tournament(tournament.pk)
+    scheduler.advance_tournament(tournament.pk)
     round_one = Round.objects.get(tournament=tournament, number=1)
 
-    assert services.seat_round(round_one.pk) is False
-    assert services.start_round(round_one.pk) is False
-    with pytest.raises(services.TournamentError):
-        services.reseat_round(round_one.pk, by=organiser)
+    assert rounds.seat_round(round_one.pk) is False
+    assert rounds.start_round(round_one.pk) is False
+    with pytest.raises(TournamentError):
+        rounds.reseat_round(round_one.pk, by=organiser)
     assert RoundTable.objects.filter(round=round_one).count() == 2

@@ -6,7 +6,7 @@ import pytest
 
 from games.models import Partie, PartieDeal
 from tests.tournaments.helpers import drive, open_event, start_now
-from tournaments import duplicate, services, tasks
+from tournaments import duplicate, round_seating, tasks
 from tournaments.models import Round, RoundTable, Standing, Tournament
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.redis]
@@ -22,7 +22,7 @@ def test_tables_of_a_size_get_the_same_hands_and_matchpoints_rank_the_field(eage
 
     tables = list(RoundTable.objects.filter(round__tournament=tournament).order_by("number"))
     assert [t.size for t in tables] == [4, 4]
-    seed = services.duplicate_table_seed(tournament.seed, 1, 4)
+    seed = round_seating.duplicate_table_seed(tournament.seed, 1, 4)
     assert seed == duplicate.deal_seed(tournament.seed, 1, 4) % 2**63
     assert {t.deal_seed for t in tables} == {seed}
     parties = [Partie.objects.get(table_id=t.game_table_id) for t in tables]

@@ -8,7 +8,8 @@ from django.utils import timezone
 from rosbi_platform.accounts.models import ClubMembership
 from tests.tournaments.factories import ClubFactory, MembershipFactory, UserFactory
 from tests.tournaments.helpers import PLENTY, enter_and_confirm, open_event, organiser_of, start_now
-from tournaments import selectors, services
+from tournaments import entries, events, scheduler, selectors
+from tournaments.common import TournamentError
 from tournaments.models import Entry, Round, RoundSeat, RoundTable, Standing, Tournament
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
@@ -18,7 +19,7 @@ def new_event(**fields):
     club = ClubFactory()
     organiser = organiser_of(club)
     now = timezone.now()
-    tournament = services.create_tournament(
+    tournament = events.create_tournament(
         club=club,
         by=organiser,
         name="Entry test",
@@ -27,14 +28,14 @@ def new_event(**fields):
         registration_opens_at=now - PLENTY,
         **fields,
     )
-    services.advance_tournament(tournament.pk)
+    scheduler.advance_tournament(tournament.pk)
     return tournament, organiser
 
 
 def test_registration_follows_its_window(eager_celery):
     club = ClubFactory()
     now = timezone.now()
-    tournament = services.create_tournament(
+    tournament = events.create_tournament(
         club=club,
         by=organiser_of(club),
         name="Later",
@@ -44,17 +45,17 @@ def test_registration_follows_its_window(eager_celery):
         registration_closes_at=now + PLENTY * 1.5,
     )
     player = UserFactory()
-    services.advance_tournament(tournament.pk)
-    with pytest.raises(services.TournamentError, match="not open"):
-        services.register_entry(tournament.pk, player)
+    scheduler.advance_tournament(tournament.pk)
+    with pytest.raises(TournamentError, match="not open"):
+        entries.register_entry(tournament.pk, player)
 
-    services.advance_tournament(tournament.pk, now=now + PLENTY * 1.2)
-    services.register_entry(tournament.pk, player)
-    services.advance_tournament(tournament.pk, now=now + PLENTY * 1.6)
+    scheduler.advance_tournament(tournament.pk, now=now + PLENTY * 1.2)
+    entries.register_entry(tournament.pk, player)
+    scheduler.advance_tournament(tournament.pk, now=now + PLENTY * 1.6)
     tournament.refresh_from_db()
     assert tournament.registration == Tournament.Window.CLOSED
-    with pytest.raises(services.TournamentError, match="not open"):
-        services.register_entry(tournament.pk, UserFactory())
+    with pytest.raises(TournamentError, match="not open"):
+        entries.register_entry(tournament.pk, UserFactory())
 
 
 def test_members_only_rating_band_and_capacity(eager_celery):
@@ -62,33 +63,33 @@ def test_members_only_rating_band_and_capacity(eager_celery):
         members_only=True, capacity=2, min_rating=1400, max_rating=1600
     )
     outsider = UserFactory()
-    with pytest.raises(services.TournamentError, match="members only"):
-        services.register_entry(tournament.pk, outsider)
+    with pytest.raises(TournamentError, match="members only"):
+        entries.register_entry(tournament.pk, outsider)
 
     members = [MembershipFactory(club=tournament.club).user for _ in range(3)]
-    first = services.register_entry(tournament.pk, members[0])
+    first = entries.register_entry(tournament.pk, members[0])
     assert first.rating == selectors.DEFAULT_RATING  # no stored rating: treated as 1500
-    services.register_entry(tournament.pk, members[1])
-    with pytest.raises(services.TournamentError, match="full"):
-        services.register_entry(tournament.pk, members[2])
-    with pytest.raises(services.TournamentError, match="already registered"):
-        services.register_entry(tournament.pk, members[0])
+    entries.register_entry(tournament.pk, members[1])
+    with pytest.raises(TournamentError, match="full"):
+        entries.register_entry(tournament.pk, members[2])
+    with pytest.raises(TournamentError, match="already registered"):
+        entries.register_entry(tournament.pk, members[0])
 
-    services.withdraw_entry(tournament.pk, members[1])
-    services.register_entry(tournament.pk, members[2])  # the freed place
+    entries.withdraw_entry(tournament.pk, members[1])
+    entries.register_entry(tournament.pk, members[2])  # the freed place
 
     Tournament.objects.filter(pk=tournament.pk).update(min_rating=1600, capacity=None)
-    with pytest.raises(services.TournamentError, match="below 1600"):
-        services.register_entry(tournament.pk, MembershipFactory(club=tournament.club).user)
+    with pytest.raises(TournamentError, match="below 1600"):
+        entries.register_entry(tournament.pk, MembershipFactory(club=tournament.club).user)
     assert ClubMembership.objects.filter(club=tournament.club).count() >= 4
 
 
 def test_check_in_decides_who_is_seated(eager_celery):
     tournament, organiser = open_event(6, slug="check")
     late_sleeper = UserFactory()
-    services.register_entry(tournament.pk, late_sleeper)  # registered, never checks in
+    entries.register_entry(tournament.pk, late_sleeper)  # registered, never checks in
     start_now(tournament, organiser)
-    services.advance_tournament(tournament.pk)
+    scheduler.advance_tournament(tournament.pk)
 
     round_one = Round.objects.get(tournament=tournament, number=1)
     assert round_one.status == Round.Status.STARTED
@@ -107,13 +108,13 @@ def test_late_entry_until_the_configured_round_scores_the_missed_rounds(eager_ce
         missed_round_penalty="20",
     )
     start_now(tournament, organiser)
-    services.advance_tournament(tournament.pk)
+    scheduler.advance_tournament(tournament.pk)
     latecomer = UserFactory()
-    entry = services.register_entry(tournament.pk, latecomer)
+    entry = entries.register_entry(tournament.pk, latecomer)
     assert (entry.first_round, entry.status) == (2, Entry.Status.CHECKED_IN)
 
     leaver = Entry.objects.filter(tournament=tournament).exclude(pk=entry.pk).first()
-    services.withdraw_entry(tournament.pk, leaver.user)
+    entries.withdraw_entry(tournament.pk, leaver.user)
     for table in RoundTable.objects.filter(round__tournament=tournament, round__number=1):
         enter_and_confirm(table, organiser, f"late-{table.number}")
 
@@ -121,8 +122,8 @@ def test_late_entry_until_the_configured_round_scores_the_missed_rounds(eager_ce
     assert round_two.status == Round.Status.STARTED
     seated = set(RoundSeat.objects.filter(round=round_two).values_list("entry", flat=True))
     assert entry.pk in seated and leaver.pk not in seated and len(seated) == 6
-    with pytest.raises(services.TournamentError, match="Late entry has closed"):
-        services.register_entry(tournament.pk, UserFactory())
+    with pytest.raises(TournamentError, match="Late entry has closed"):
+        entries.register_entry(tournament.pk, UserFactory())
 
     late_row = Standing.objects.get(tournament=tournament, entry=entry)
     assert (late_row.rounds_absent, late_row.points, late_row.penalty) == (1, 0.5, 20.0)
@@ -148,9 +149,9 @@ def test_the_rating_band_reads_the_ladder_rating(eager_celery):
     strong, newcomer = UserFactory(), UserFactory()
     PlayerRating.objects.create(user=strong, mu=1612.0)
 
-    assert services.register_entry(tournament.pk, strong).rating == 1612.0
-    with pytest.raises(services.TournamentError, match="1500 is below 1550"):
-        services.register_entry(tournament.pk, newcomer)
+    assert entries.register_entry(tournament.pk, strong).rating == 1612.0
+    with pytest.raises(TournamentError, match="1500 is below 1550"):
+        entries.register_entry(tournament.pk, newcomer)
 
 
 def test_the_sweeper_is_registered_with_beat():

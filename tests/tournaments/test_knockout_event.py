@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.tournaments.helpers import enter_and_confirm, open_event, start_now
-from tournaments import knockout, selectors, services
+from tournaments import knockout, scheduler, selectors
 from tournaments.models import Entry, Round, RoundSeat, RoundTable, Tournament
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
@@ -29,7 +29,7 @@ def test_knockout_advances_the_best_of_each_table_to_a_final(eager_celery, clien
         rounds=1,  # the plan decides: 10 players -> two tables of 5 -> a final of 4
     )
     start_now(tournament, organiser)
-    services.advance_tournament(tournament.pk)
+    scheduler.advance_tournament(tournament.pk)
     tournament.refresh_from_db()
     assert tournament.rounds == 2
     seeds = list(

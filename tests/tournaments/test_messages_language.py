@@ -14,7 +14,8 @@ from django.utils import timezone, translation
 from rosbi_platform.accounts.models import Profile
 from tests.tournaments.factories import ClubFactory, UserFactory
 from tests.tournaments.helpers import PLENTY, open_event, organiser_of, start_now
-from tournaments import services
+from tournaments import entries, events, scheduler
+from tournaments.common import TournamentError
 from tournaments.models import Entry, Notice, Tournament
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
@@ -22,7 +23,7 @@ pytestmark = [pytest.mark.django_db(transaction=True)]
 
 def event_not_open_yet() -> Tournament:
     club = ClubFactory()
-    return services.create_tournament(
+    return events.create_tournament(
         club=club,
         by=organiser_of(club),
         name="Herbstcup",
@@ -47,15 +48,15 @@ def client_in(language: str | None, user) -> Client:
 def test_a_service_refusal_is_worded_in_the_active_language(eager_celery, language, expected):
     tournament = event_not_open_yet()
 
-    with translation.override(language), pytest.raises(services.TournamentError) as refused:
-        services.register_entry(tournament.pk, UserFactory())
+    with translation.override(language), pytest.raises(TournamentError) as refused:
+        entries.register_entry(tournament.pk, UserFactory())
 
     assert str(refused.value) == expected
 
 
 def test_placeholders_keep_their_values_in_german(eager_celery):
     club = ClubFactory()
-    tournament = services.create_tournament(
+    tournament = events.create_tournament(
         club=club,
         by=organiser_of(club),
         name="Meistercup",
@@ -64,10 +65,10 @@ def test_placeholders_keep_their_values_in_german(eager_celery):
         registration_opens_at=timezone.now() - PLENTY,
         min_rating=1600,
     )
-    services.advance_tournament(tournament.pk)
+    scheduler.advance_tournament(tournament.pk)
 
-    with translation.override("de"), pytest.raises(services.TournamentError) as refused:
-        services.register_entry(tournament.pk, UserFactory())  # no stored rating: 1500
+    with translation.override("de"), pytest.raises(TournamentError) as refused:
+        entries.register_entry(tournament.pk, UserFactory())  # no stored rating: 1500
 
     assert str(refused.value) == "Deine Wertung 1500 liegt unter 1600."
     assert not Entry.objects.filter(tournament=tournament).exists()
@@ -107,7 +108,7 @@ def test_organiser_actions_are_refused_in_the_visitors_language(eager_celery, la
 
 def test_a_success_message_is_german_for_a_german_visitor(eager_celery):
     club = ClubFactory()
-    tournament = services.create_tournament(
+    tournament = events.create_tournament(
         club=club,
         by=organiser_of(club),
         name="Wintercup",
@@ -115,7 +116,7 @@ def test_a_success_message_is_german_for_a_german_visitor(eager_celery):
         starts_at=timezone.now() + PLENTY,
         registration_opens_at=timezone.now() - PLENTY,
     )
-    services.advance_tournament(tournament.pk)
+    scheduler.advance_tournament(tournament.pk)
     player = UserFactory()
 
     response = client_in("de", player).post(
@@ -134,7 +135,7 @@ def test_table_ready_notices_and_mails_follow_each_players_profile_language(eage
     mail.outbox.clear()
 
     start_now(tournament, organiser)
-    services.advance_tournament(tournament.pk)
+    scheduler.advance_tournament(tournament.pk)
 
     notice_of = {n.user_id: n.message for n in Notice.objects.filter(tournament=tournament)}
     assert notice_of[german.pk] == (

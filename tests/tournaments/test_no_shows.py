@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
+from games import moves
 from games import selectors as games_selectors
-from games import services as games_services
 from games.models import SeatResult
 from games.models import Table as GameTable
 from tests.tournaments.helpers import open_event, players_time_out
-from tournaments import scoring, services
+from tournaments import entries, rounds, scheduler, scoring
 from tournaments.models import AuditLog, Entry, Round, RoundTable, Standing, Tournament
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.redis]
@@ -22,21 +22,21 @@ def play_round_with_one_no_show(policy: str):
         4, slug=f"no-show-{policy}", no_show_grace_minutes=0, no_show_policy=policy, rounds=1
     )
     round_one = Round.objects.get(tournament=tournament, number=1)
-    services.seat_round(round_one.pk, by=organiser)
-    services.start_next_round(tournament.pk, by=organiser)
+    rounds.seat_round(round_one.pk, by=organiser)
+    rounds.start_next_round(tournament.pk, by=organiser)
     table = RoundTable.objects.get(round=round_one)
     game = GameTable.objects.get(pk=table.game_table_id)
     deal = games_selectors.rebuild_deal(games_selectors.current_deal_row(game), game)
     mover = table.seats.get(seat=deal.turn)
-    result = games_services.submit_move(
+    result = moves.submit_move(
         game.pk, deal.legal_moves()[0].code, game.version, user=mover.entry.user
     )
     assert result.ok
     absent = table.seats.exclude(pk=mover.pk).order_by("seat").last()
     for seat in table.seats.exclude(pk__in=[mover.pk, absent.pk]):
-        assert services.confirm_presence(table.pk, seat.entry.user)
+        assert entries.confirm_presence(table.pk, seat.entry.user)
 
-    services.advance_tournament(tournament.pk)  # the grace time (0 minutes) has passed
+    scheduler.advance_tournament(tournament.pk)  # the grace time (0 minutes) has passed
 
     for _ in range(20):
         table.refresh_from_db()

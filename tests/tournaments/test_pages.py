@@ -15,7 +15,7 @@ from rosbi_platform.accounts.models import Profile
 from rosbi_platform.asgi import application
 from tests.tournaments.factories import MembershipFactory, UserFactory
 from tests.tournaments.helpers import open_event, random_sheet, start_now
-from tournaments import services
+from tournaments import scheduler
 from tournaments.models import Entry, PhysicalResult, RoundTable, Tournament
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
@@ -27,7 +27,7 @@ def physical_event(eager_celery):
         5, slug="night", mode=Tournament.Mode.PHYSICAL, time_zone="America/New_York"
     )
     start_now(tournament, organiser)
-    services.advance_tournament(tournament.pk)
+    scheduler.advance_tournament(tournament.pk)
     return tournament, organiser
 
 
@@ -112,7 +112,7 @@ async def test_standings_are_pushed_over_the_websocket_after_a_recompute(eager_c
         4, slug="live", mode=Tournament.Mode.PHYSICAL
     )
     await sync_to_async(start_now)(tournament, organiser)
-    await sync_to_async(services.advance_tournament)(tournament.pk)
+    await sync_to_async(scheduler.advance_tournament)(tournament.pk)
     communicator = WebsocketCommunicator(
         application,
         f"/ws/tournaments/{tournament.pk}/",

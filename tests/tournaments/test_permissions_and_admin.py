@@ -11,7 +11,8 @@ from django.urls import reverse
 from rosbi_platform.accounts.models import ClubMembership
 from tests.tournaments.factories import ClubFactory, MembershipFactory, UserFactory
 from tests.tournaments.helpers import audit_actions, enter_and_confirm, open_event
-from tournaments import services
+from tournaments import entries, events, rounds
+from tournaments.common import TournamentError
 from tournaments.models import AuditLog, Entry, Round, RoundTable, Standing, Tournament
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
@@ -35,13 +36,11 @@ def test_an_organiser_cannot_run_another_clubs_event(two_events):
     their_round = Round.objects.get(tournament=theirs, number=1)
 
     for call in (
-        lambda: services.seat_round(their_round.pk, by=our_organiser),
-        lambda: services.start_next_round(theirs.pk, by=our_organiser),
-        lambda: services.open_registration(theirs.pk, by=our_organiser),
-        lambda: services.reschedule_round(
-            their_round.pk, their_round.scheduled_at, by=our_organiser
-        ),
-        lambda: services.create_tournament(
+        lambda: rounds.seat_round(their_round.pk, by=our_organiser),
+        lambda: rounds.start_next_round(theirs.pk, by=our_organiser),
+        lambda: events.open_registration(theirs.pk, by=our_organiser),
+        lambda: rounds.reschedule_round(their_round.pk, their_round.scheduled_at, by=our_organiser),
+        lambda: events.create_tournament(
             club=theirs.club,
             by=our_organiser,
             name="Hijack",
@@ -49,18 +48,18 @@ def test_an_organiser_cannot_run_another_clubs_event(two_events):
             starts_at=theirs.starts_at,
         ),
     ):
-        with pytest.raises(services.TournamentError, match="organisers"):
+        with pytest.raises(TournamentError, match="organisers"):
             call()
     assert Round.objects.get(pk=their_round.pk).status == Round.Status.PENDING
 
-    assert services.start_next_round(ours.pk, by=our_organiser) is True
+    assert rounds.start_next_round(ours.pk, by=our_organiser) is True
 
 
 def test_members_are_not_organisers(two_events):
     ours, _organiser, _theirs, _ = two_events
     member = MembershipFactory(club=ours.club).user
-    with pytest.raises(services.TournamentError):
-        services.start_next_round(ours.pk, by=member)
+    with pytest.raises(TournamentError):
+        rounds.start_next_round(ours.pk, by=member)
 
 
 def test_organiser_pages_are_scoped_to_the_club(two_events, client):
@@ -126,7 +125,7 @@ def test_admin_actions_run_the_services_and_are_audited(eager_celery, client):
     round_one = Round.objects.get(tournament=tournament, number=1)
     assert round_one.status == Round.Status.SEATED
     leaving = Entry.objects.filter(tournament=tournament).first()
-    services.withdraw_entry(tournament.pk, leaving.user)  # re-seats the unreleased round
+    entries.withdraw_entry(tournament.pk, leaving.user)  # re-seats the unreleased round
     assert not round_one.seats.filter(entry=leaving).exists()
     assert round_one.seats.count() == 7
     act("reseat_next_round")
@@ -179,3 +178,70 @@ def test_superuser_sees_every_event(two_events, client):
     client.force_login(root)
     listing = client.get(reverse("admin:tournaments_tournament_changelist")).content.decode()
     assert ours.name in listing and theirs.name in listing
+
+
+def test_an_entrys_status_cannot_be_changed_in_the_admin_form(two_events, client):
+    ours, _organiser, _theirs, _ = two_events
+    client.force_login(staff_organiser_of(ours.club))
+    entry = Entry.objects.filter(tournament=ours, status=Entry.Status.CHECKED_IN).first()
+    change = reverse("admin:tournaments_entry_change", args=[entry.pk])
+
+    assert client.get(change).status_code == 200  # shown, read-only
+    client.post(
+        change,
+        {
+            "tournament": ours.pk,
+            "user": entry.user_id,
+            "status": Entry.Status.WITHDRAWN,
+            "plays_online": "",
+            "rating": "2400",
+            "first_round": "3",
+        },
+    )
+
+    entry.refresh_from_db()
+    assert entry.status == Entry.Status.CHECKED_IN
+    assert entry.first_round == 1 and entry.rating != 2400
+    assert not AuditLog.objects.filter(tournament=ours, action="withdraw_entry").exists()
+
+
+def test_the_withdraw_admin_action_withdraws_through_the_service(two_events, client):
+    ours, _organiser, theirs, _ = two_events
+    staff = staff_organiser_of(ours.club)
+    client.force_login(staff)
+    round_one = Round.objects.get(tournament=ours, number=1)
+    rounds.seat_round(round_one.pk)
+    leaving = Entry.objects.filter(tournament=ours).first()
+    foreign = Entry.objects.filter(tournament=theirs).first()
+    assert round_one.seats.filter(entry=leaving).exists()
+
+    client.post(
+        reverse("admin:tournaments_entry_changelist"),
+        {"action": "withdraw", "_selected_action": [leaving.pk, foreign.pk]},
+    )
+
+    leaving.refresh_from_db()
+    assert leaving.status == Entry.Status.WITHDRAWN and leaving.withdrawn_at is not None
+    assert not round_one.seats.filter(entry=leaving).exists()  # the service re-seated the round
+    logged = AuditLog.objects.get(tournament=ours, action="withdraw_entry")
+    assert logged.details == {"entry": leaving.pk} and logged.actor == staff
+    foreign.refresh_from_db()
+    assert foreign.status == Entry.Status.CHECKED_IN  # another club's entry is out of reach
+
+
+def test_the_check_in_admin_action_checks_in_through_the_service(two_events, client):
+    ours, _organiser, _theirs, _ = two_events
+    staff = staff_organiser_of(ours.club)
+    client.force_login(staff)
+    entry = entries.register_entry(ours.pk, UserFactory())
+    assert entry.status == Entry.Status.REGISTERED
+
+    client.post(
+        reverse("admin:tournaments_entry_changelist"),
+        {"action": "check_in", "_selected_action": [entry.pk]},
+    )
+
+    entry.refresh_from_db()
+    assert entry.status == Entry.Status.CHECKED_IN and entry.checked_in_at is not None
+    logged = AuditLog.objects.get(tournament=ours, action="check_in")
+    assert logged.details == {"entry": entry.pk} and logged.actor == staff

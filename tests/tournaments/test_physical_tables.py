@@ -7,7 +7,8 @@ import pytest
 
 from tests.tournaments.factories import UserFactory
 from tests.tournaments.helpers import open_event, random_sheet, start_now
-from tournaments import services
+from tournaments import results, scheduler
+from tournaments.common import TournamentError
 from tournaments.models import PhysicalResult, Round, RoundTable, Standing, Tournament
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
@@ -17,7 +18,7 @@ pytestmark = [pytest.mark.django_db(transaction=True)]
 def seated_table(eager_celery):
     tournament, organiser = open_event(8, slug="club-night", mode=Tournament.Mode.PHYSICAL)
     start_now(tournament, organiser)
-    services.advance_tournament(tournament.pk)
+    scheduler.advance_tournament(tournament.pk)
     round_one = Round.objects.get(tournament=tournament, number=1)
     assert round_one.status == Round.Status.STARTED
     table = RoundTable.objects.filter(round=round_one).order_by("number").first()
@@ -30,8 +31,8 @@ def test_an_impossible_sheet_is_refused_with_the_deal_named(seated_table):
     sheet = random_sheet(table.size, "bad")
     sheet[3] = [8, 8] + [0] * (table.size - 2)  # two Kings of Hearts
 
-    with pytest.raises(services.TournamentError, match=r"Deal 4 \(Beware the King of Hearts\)"):
-        services.submit_physical_result(table.pk, sheet, by=organiser)
+    with pytest.raises(TournamentError, match=r"Deal 4 \(Beware the King of Hearts\)"):
+        results.submit_physical_result(table.pk, sheet, by=organiser)
 
     assert not PhysicalResult.objects.filter(table=table).exists()
 
@@ -41,16 +42,14 @@ def test_doubling_is_refused_when_the_house_rule_is_off(eager_celery):
         4, slug="no-doubling", mode=Tournament.Mode.PHYSICAL, doubling=False
     )
     start_now(tournament, organiser)
-    services.advance_tournament(tournament.pk)
+    scheduler.advance_tournament(tournament.pk)
     table = RoundTable.objects.get(round__tournament=tournament)
     sheet = random_sheet(4, "plain", doubling=False)
     sheet[2] = [8, 8, 0, 0]  # Jacks doubled
 
-    with pytest.raises(services.TournamentError, match=r"Deal 3 \(No jacks\)"):
-        services.submit_physical_result(table.pk, sheet, by=organiser)
-    services.submit_physical_result(
-        table.pk, random_sheet(4, "plain", doubling=False), by=organiser
-    )
+    with pytest.raises(TournamentError, match=r"Deal 3 \(No jacks\)"):
+        results.submit_physical_result(table.pk, sheet, by=organiser)
+    results.submit_physical_result(table.pk, random_sheet(4, "plain", doubling=False), by=organiser)
 
 
 def test_a_second_person_confirms_and_the_result_counts(seated_table):
@@ -58,19 +57,19 @@ def test_a_second_person_confirms_and_the_result_counts(seated_table):
     player = table.seats.get(seat=1).entry.user
     other_player = table.seats.get(seat=2).entry.user
     outsider = UserFactory()
-    sheet = services.submit_physical_result(table.pk, random_sheet(table.size, "one"), by=player)
+    sheet = results.submit_physical_result(table.pk, random_sheet(table.size, "one"), by=player)
     table.refresh_from_db()
     assert table.status == RoundTable.Status.PLAYING
 
-    with pytest.raises(services.TournamentError, match="second person"):
-        services.confirm_physical_result(sheet.pk, by=player)
-    with pytest.raises(services.TournamentError, match="organisers and the players"):
-        services.confirm_physical_result(sheet.pk, by=outsider)
-    with pytest.raises(services.TournamentError, match="organisers and the players"):
-        services.submit_physical_result(table.pk, random_sheet(table.size, "x"), by=outsider)
+    with pytest.raises(TournamentError, match="second person"):
+        results.confirm_physical_result(sheet.pk, by=player)
+    with pytest.raises(TournamentError, match="organisers and the players"):
+        results.confirm_physical_result(sheet.pk, by=outsider)
+    with pytest.raises(TournamentError, match="organisers and the players"):
+        results.submit_physical_result(table.pk, random_sheet(table.size, "x"), by=outsider)
 
-    assert services.confirm_physical_result(sheet.pk, by=other_player) is True
-    assert services.confirm_physical_result(sheet.pk, by=organiser) is False  # already done
+    assert results.confirm_physical_result(sheet.pk, by=other_player) is True
+    assert results.confirm_physical_result(sheet.pk, by=organiser) is False  # already done
 
     table.refresh_from_db()
     assert table.status == RoundTable.Status.FINISHED
@@ -87,18 +86,18 @@ def test_a_second_person_confirms_and_the_result_counts(seated_table):
 def test_a_correction_is_a_new_version_and_replaces_the_result_once_confirmed(seated_table):
     tournament, organiser, table = seated_table
     player = table.seats.get(seat=0).entry.user
-    first = services.submit_physical_result(table.pk, random_sheet(table.size, "first"), by=player)
-    services.confirm_physical_result(first.pk, by=organiser)
+    first = results.submit_physical_result(table.pk, random_sheet(table.size, "first"), by=player)
+    results.confirm_physical_result(first.pk, by=organiser)
     corrected_rows = random_sheet(table.size, "second")
     assert corrected_rows != first.penalties
 
-    correction = services.submit_physical_result(table.pk, corrected_rows, by=organiser)
+    correction = results.submit_physical_result(table.pk, corrected_rows, by=organiser)
     assert correction.version == 2
     # Until the correction is confirmed the confirmed first version stands.
     assert dict(table.seats.values_list("seat", "total")) == dict(enumerate(first.totals))
-    with pytest.raises(services.TournamentError, match="second person"):
-        services.confirm_physical_result(correction.pk, by=organiser)
-    services.confirm_physical_result(correction.pk, by=player)
+    with pytest.raises(TournamentError, match="second person"):
+        results.confirm_physical_result(correction.pk, by=organiser)
+    results.confirm_physical_result(correction.pk, by=player)
 
     assert dict(table.seats.values_list("seat", "total")) == dict(enumerate(correction.totals))
     versions = list(
@@ -118,8 +117,8 @@ def test_a_correction_is_a_new_version_and_replaces_the_result_once_confirmed(se
 def test_an_older_version_cannot_be_confirmed_over_a_newer_one(seated_table):
     _tournament, organiser, table = seated_table
     player = table.seats.get(seat=0).entry.user
-    old = services.submit_physical_result(table.pk, random_sheet(table.size, "a"), by=player)
-    services.submit_physical_result(table.pk, random_sheet(table.size, "b"), by=player)
+    old = results.submit_physical_result(table.pk, random_sheet(table.size, "a"), by=player)
+    results.submit_physical_result(table.pk, random_sheet(table.size, "b"), by=player)
 
-    with pytest.raises(services.TournamentError, match="newer version"):
-        services.confirm_physical_result(old.pk, by=organiser)
+    with pytest.raises(TournamentError, match="newer version"):
+        results.confirm_physical_result(old.pk, by=organiser)

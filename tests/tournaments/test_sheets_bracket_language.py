@@ -12,7 +12,8 @@ from django.urls import reverse
 from django.utils import translation
 
 from tests.tournaments.helpers import enter_and_confirm, open_event, random_sheet, start_now
-from tournaments import selectors, services
+from tournaments import results, scheduler, selectors
+from tournaments.common import TournamentError
 from tournaments.models import (
     AuditLog,
     Entry,
@@ -53,7 +54,7 @@ def client_in(language: str | None, user=None) -> Client:
 def physical_table(eager_celery):
     tournament, organiser = open_event(4, slug="kneipe", mode=Tournament.Mode.PHYSICAL)
     start_now(tournament, organiser)
-    services.advance_tournament(tournament.pk)
+    scheduler.advance_tournament(tournament.pk)
     table = RoundTable.objects.get(round__tournament=tournament, round__number=1)
     assert table.physical and table.size == 4
     return tournament, organiser, table
@@ -71,8 +72,8 @@ def bad_sheet() -> list[list[int]]:
 def test_a_sheet_check_names_deal_and_contract_in_the_active_language(physical_table, language):
     _tournament, organiser, table = physical_table
 
-    with translation.override(language), pytest.raises(services.TournamentError) as refused:
-        services.submit_physical_result(table.pk, bad_sheet(), by=organiser)
+    with translation.override(language), pytest.raises(TournamentError) as refused:
+        results.submit_physical_result(table.pk, bad_sheet(), by=organiser)
 
     assert str(refused.value) == SHEET_PROBLEMS[language]
     assert not PhysicalResult.objects.filter(table=table).exists()
@@ -121,7 +122,7 @@ def test_bracket_labels_are_in_the_visitors_language(eager_celery, language, wor
         rounds=1,
     )
     start_now(tournament, organiser)
-    services.advance_tournament(tournament.pk)  # round 1 seated: two tables of 5, a final of 4
+    scheduler.advance_tournament(tournament.pk)  # round 1 seated: two tables of 5, a final of 4
 
     svg = client_in(language).get(reverse("tournaments:bracket", args=[tournament.slug]))
 
@@ -145,7 +146,7 @@ def test_the_champion_is_named_in_german(eager_celery):
         rounds=1,
     )
     start_now(tournament, organiser)
-    services.advance_tournament(tournament.pk)
+    scheduler.advance_tournament(tournament.pk)
     enter_and_confirm(RoundTable.objects.get(round__tournament=tournament), organiser, "final")
     bracket = selectors.knockout_bracket(tournament)
     champion = selectors.entry_name(Entry.objects.get(pk=bracket.champion))
@@ -161,7 +162,7 @@ def test_admin_display_names_follow_the_active_language(physical_table):
     tournament, organiser, table = physical_table
     seat = RoundSeat.objects.select_related("entry__user").get(table=table, seat=0)
     user = seat.entry.user
-    sheet = services.submit_physical_result(table.pk, random_sheet(4, "good"), by=organiser)
+    sheet = results.submit_physical_result(table.pk, random_sheet(4, "good"), by=organiser)
     log = AuditLog.objects.create(tournament=tournament, actor=None, action="advance")
     round_one = Round.objects.get(tournament=tournament, number=1)
 

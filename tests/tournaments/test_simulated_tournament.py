@@ -7,14 +7,11 @@ how the platform treats an absent player; the bots play every Partie through the
 
 from __future__ import annotations
 
-import time
 from collections import Counter
-from collections.abc import Callable
 from itertools import combinations
 
 import pytest
 from django.core import mail
-from django.db import OperationalError
 
 from games.models import Partie, PartieDeal
 from tests.tournaments.helpers import drive, game_totals, open_event, start_now, state_of
@@ -113,26 +110,11 @@ def test_whole_tournament_with_eager_tasks(eager_celery):
     run_every_task_twice_concurrently(tournament)
 
 
-def retry_while_sqlite_is_locked(check: Callable[[], None], seconds: float = 60) -> None:
-    """The worker thread may still be finishing its last tasks (hand-offs, standings) when
-    the event is over; SQLite's shared in-memory test database then refuses at once with
-    "table is locked" where a real database would wait, so try again for a while."""
-    deadline = time.monotonic() + seconds
-    while True:
-        try:
-            check()
-            return
-        except OperationalError as error:
-            if "locked" not in str(error) or time.monotonic() > deadline:
-                raise
-            time.sleep(0.2)
-
-
 def test_whole_tournament_with_a_real_worker(instant_bots, celery_worker):
     tournament, organiser = open_event(ENTRANTS, slug="worker", rounds=ROUNDS)
     start_now(tournament, organiser)
 
     drive(tournament, sweep=lambda: tasks.sweep_tournaments.delay(), pause=0.2)
 
-    retry_while_sqlite_is_locked(lambda: check_finished_event(tournament))
-    retry_while_sqlite_is_locked(lambda: run_every_task_twice_concurrently(tournament))
+    check_finished_event(tournament)
+    run_every_task_twice_concurrently(tournament)

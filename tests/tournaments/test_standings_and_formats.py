@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from tests.tournaments.helpers import enter_and_confirm, open_event, start_now
-from tournaments import schedule, services
+from tournaments import entries, results, schedule, scheduler
+from tournaments.common import TournamentError
 from tournaments.models import Entry, Round, RoundSeat, RoundTable, Standing, Tournament
 from tournaments.standings import StandingsConfig, TableResult, compute_standings
 
@@ -36,7 +37,7 @@ def test_standings_follow_the_configured_points_and_tiebreak_order(eager_celery)
         placement_points={"4": [5, 3, 1, 0], "5": [5, 3, 2, 1, 0]},
     )
     start_now(tournament, organiser)
-    services.advance_tournament(tournament.pk)
+    scheduler.advance_tournament(tournament.pk)
     for number in (1, 2):
         for table in RoundTable.objects.filter(round__tournament=tournament, round__number=number):
             enter_and_confirm(table, organiser, f"ties-{number}-{table.number}")
@@ -54,7 +55,7 @@ def test_standings_follow_the_configured_points_and_tiebreak_order(eager_celery)
     assert max(s.points for s in stored) <= 10  # two rounds of at most 5
 
     # Recomputing from the same stored results gives the same standings.
-    services.recompute_standings(tournament.pk)
+    results.recompute_standings(tournament.pk)
     again = list(Standing.objects.filter(tournament=tournament).order_by("rank", "entry_id"))
     assert [(s.entry_id, s.rank, s.points) for s in again] == [
         (s.entry_id, s.rank, s.points) for s in stored
@@ -62,7 +63,7 @@ def test_standings_follow_the_configured_points_and_tiebreak_order(eager_celery)
 
     # A different precedence, recomputed from the same results, follows the pure function.
     Tournament.objects.filter(pk=tournament.pk).update(tiebreaks=["penalty", "points"])
-    services.recompute_standings(tournament.pk)
+    results.recompute_standings(tournament.pk)
     by_penalty = compute_standings(
         stored_results(tournament), ["penalty", "points"], rounds=2, config=config
     )
@@ -84,7 +85,7 @@ def test_a_fixed_schedule_event_plays_the_precomputed_rounds(eager_celery):
         allow_other_sizes=False,
     )
     start_now(tournament, organiser)
-    services.advance_tournament(tournament.pk)
+    scheduler.advance_tournament(tournament.pk)
     field = list(
         Entry.objects.filter(tournament=tournament).order_by("pk").values_list("pk", flat=True)
     )
@@ -115,13 +116,13 @@ def test_a_hybrid_event_seats_online_and_physical_players_apart(eager_celery):
     online = UserFactory.create_batch(4)
     physical = UserFactory.create_batch(3)
     for user in online:
-        services.register_entry(tournament.pk, user, plays_online=True)
-        services.check_in(tournament.pk, user)
+        entries.register_entry(tournament.pk, user, plays_online=True)
+        entries.check_in(tournament.pk, user)
     for user in physical:
-        services.register_entry(tournament.pk, user, plays_online=False)
-        services.check_in(tournament.pk, user)
+        entries.register_entry(tournament.pk, user, plays_online=False)
+        entries.check_in(tournament.pk, user)
     start_now(tournament, organiser)
-    services.advance_tournament(tournament.pk)
+    scheduler.advance_tournament(tournament.pk)
 
     tables = list(RoundTable.objects.filter(round__tournament=tournament).order_by("number"))
     assert [(t.size, t.physical, t.game_table_id is not None) for t in tables] == [
@@ -135,5 +136,5 @@ def test_a_hybrid_event_seats_online_and_physical_players_apart(eager_celery):
 
 
 def test_hybrid_knockout_is_refused(eager_celery):
-    with pytest.raises(services.TournamentError, match="Hybrid"):
+    with pytest.raises(TournamentError, match="Hybrid"):
         open_event(0, slug="hko", mode=Tournament.Mode.HYBRID, format=Tournament.Format.KNOCKOUT)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand
 
-from tournaments import services
+from tournaments import scheduler
 
 
 class Command(BaseCommand):
@@ -21,8 +21,8 @@ class Command(BaseCommand):
                 Tournament.objects.filter(slug__in=options["slugs"]).values_list("pk", flat=True)
             )
         else:
-            ids = services.due_tournament_ids()
+            ids = scheduler.due_tournament_ids()
         for tournament_id in ids:
-            steps = services.advance_tournament(tournament_id)
+            steps = scheduler.advance_tournament(tournament_id)
             self.stdout.write(f"tournament {tournament_id}: {steps} step(s)")
         self.stdout.write(f"{len(ids)} tournament(s) looked at")

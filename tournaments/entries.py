@@ -1,0 +1,158 @@
+"""A player's entry: register, check in, withdraw, and "I am at my table"."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from rosbi_platform.accounts.models import ClubMembership
+from tournaments import selectors
+from tournaments.common import TournamentError, locked, log_action, require_manager
+from tournaments.models import Entry, Round, RoundSeat, Tournament
+from tournaments.notify import push_changed
+from tournaments.round_seating import rewrite_seating
+
+
+def _next_unseated_round(tournament: Tournament) -> int | None:
+    return (
+        Round.objects.filter(tournament=tournament, status=Round.Status.PENDING)
+        .order_by("number")
+        .values_list("number", flat=True)
+        .first()
+    )
+
+
+def register_entry(tournament_id: int, user: Any, *, plays_online: bool = True) -> Entry:
+    """Enter ``user``: registration open, entry conditions met, capacity left; late entries
+    (after round 1 was seated) until ``late_entry_until_round`` and they count as checked in."""
+
+    def work(tournament: Tournament) -> Entry:
+        if tournament.registration != Tournament.Window.OPEN:
+            raise TournamentError(_("Registration is not open."))
+        if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
+            raise TournamentError(_("This event is over."))
+        started = Round.objects.filter(tournament=tournament).exclude(status=Round.Status.PENDING)
+        first_round = 1
+        late = started.exists()
+        if late:
+            next_round = _next_unseated_round(tournament)
+            if next_round is None or next_round > tournament.late_entry_until_round:
+                raise TournamentError(_("Late entry has closed."))
+            if tournament.format in (Tournament.Format.KNOCKOUT, Tournament.Format.FIXED):
+                raise TournamentError(_("This format takes no late entries."))
+            first_round = next_round
+        if (
+            tournament.members_only
+            and not ClubMembership.objects.filter(club_id=tournament.club_id, user=user).exists()
+        ):
+            raise TournamentError(_("This event is for club members only."))
+        rating = selectors.player_rating(user)
+        if tournament.min_rating is not None and rating < tournament.min_rating:
+            raise TournamentError(
+                _("Your rating %(rating)s is below %(minimum)s.")
+                % {"rating": f"{rating:.0f}", "minimum": tournament.min_rating}
+            )
+        if tournament.max_rating is not None and rating > tournament.max_rating:
+            raise TournamentError(
+                _("Your rating %(rating)s is above %(maximum)s.")
+                % {"rating": f"{rating:.0f}", "maximum": tournament.max_rating}
+            )
+        if tournament.mode == Tournament.Mode.ONLINE:
+            online = True
+        elif tournament.mode == Tournament.Mode.PHYSICAL:
+            online = False
+        else:
+            online = plays_online
+        entry = Entry.objects.filter(tournament=tournament, user=user).first()
+        if entry is not None and entry.status != Entry.Status.WITHDRAWN:
+            raise TournamentError(_("You are already registered."))
+        active = (
+            Entry.objects.filter(tournament=tournament)
+            .exclude(status=Entry.Status.WITHDRAWN)
+            .count()
+        )
+        if tournament.capacity is not None and active >= tournament.capacity:
+            raise TournamentError(_("The event is full."))
+        status = Entry.Status.CHECKED_IN if late else Entry.Status.REGISTERED
+        now = timezone.now()
+        if entry is None:
+            entry = Entry.objects.create(
+                tournament=tournament,
+                user=user,
+                status=status,
+                plays_online=online,
+                rating=rating,
+                first_round=first_round,
+                checked_in_at=now if late else None,
+            )
+        else:
+            entry.status, entry.plays_online, entry.rating = status, online, rating
+            entry.first_round, entry.withdrawn_at = first_round, None
+            entry.checked_in_at = now if late else None
+            entry.save()
+        log_action(tournament, user, "register_entry", entry=entry.pk, late=late)
+        push_changed(tournament.pk)
+        return entry
+
+    return locked(Tournament, tournament_id, work)
+
+
+def check_in(tournament_id: int, user: Any, by: Any = None) -> Entry:
+    """Confirm that a registered player will play (the player, or an organiser for them, which
+    is audited); only while check-in is open."""
+
+    def work(tournament: Tournament) -> Entry:
+        if by is not None and by != user:
+            require_manager(by, tournament)
+        if tournament.check_in != Tournament.Window.OPEN:
+            raise TournamentError(_("Check-in is not open."))
+        entry = Entry.objects.filter(tournament=tournament, user=user).first()
+        if entry is None or entry.status == Entry.Status.WITHDRAWN:
+            raise TournamentError(_("You are not registered."))
+        if entry.status == Entry.Status.CHECKED_IN:
+            return entry
+        entry.status = Entry.Status.CHECKED_IN
+        entry.checked_in_at = timezone.now()
+        entry.save(update_fields=["status", "checked_in_at"])
+        if by is not None and by != user:
+            log_action(tournament, by, "check_in", entry=entry.pk)
+        push_changed(tournament.pk)
+        return entry
+
+    return locked(Tournament, tournament_id, work)
+
+
+def withdraw_entry(tournament_id: int, user: Any, by: Any = None) -> Entry:
+    """Withdraw (the player, or an organiser for them); a seated, unreleased round is re-seated."""
+
+    def work(tournament: Tournament) -> Entry:
+        if by is not None and by != user:
+            require_manager(by, tournament)
+        entry = Entry.objects.filter(tournament=tournament, user=user).first()
+        if entry is None:
+            raise TournamentError(_("There is no such entry."))
+        if entry.status == Entry.Status.WITHDRAWN:
+            return entry
+        entry.status = Entry.Status.WITHDRAWN
+        entry.withdrawn_at = timezone.now()
+        entry.save(update_fields=["status", "withdrawn_at"])
+        log_action(tournament, by or user, "withdraw_entry", entry=entry.pk)
+        seated = Round.objects.filter(
+            tournament=tournament, status=Round.Status.SEATED, seats__entry=entry
+        ).first()
+        if seated is not None:
+            rewrite_seating(seated, tournament)
+        push_changed(tournament.pk)
+        return entry
+
+    return locked(Tournament, tournament_id, work)
+
+
+def confirm_presence(round_table_id: int, user: Any) -> bool:
+    """ "I am at my table": a seated player shows up (no-show handling leaves them alone)."""
+    updated = RoundSeat.objects.filter(table_id=round_table_id, entry__user=user).update(
+        present=True
+    )
+    return bool(updated)

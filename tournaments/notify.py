@@ -1,0 +1,87 @@
+"""Telling people: the live page's websocket push and the "your table is ready" reminders."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+from django.conf import settings
+from django.core.mail import send_mail
+from django.db import IntegrityError, transaction
+from django.urls import reverse
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+
+from games.broadcast import send_to_group
+from rosbi_platform.links import absolute_url
+from tournaments import selectors
+from tournaments.models import Notice, Round, RoundTable, Tournament
+
+
+def push_to_page(tournament_id: int, message: dict[str, Any]) -> None:
+    """Publish to the live page's group after commit; a lost push is healed by a reload.
+
+    Uses the games app's one-loop publisher: ``async_to_sync`` per push from Celery workers
+    would open a new event loop and Redis connection every time.
+    """
+    transaction.on_commit(partial(send_to_group, f"tournament.{tournament_id}", message))
+
+
+def push_changed(tournament_id: int) -> None:
+    """The live page reloads its round, seating and entries (after commit)."""
+    push_to_page(tournament_id, {"type": "tournament.changed"})
+
+
+def _language_of(user: Any) -> str:
+    """The recipient's profile language: notices and e-mails are written outside any request."""
+    profile = getattr(user, "profile", None)
+    return getattr(profile, "language", None) or settings.LANGUAGE_CODE
+
+
+def _table_ready_message(tournament: Tournament, round_: Round, table: RoundTable) -> str:
+    """The "your table is ready" sentence in the active language (stored as the notice)."""
+    if table.game_table_id is not None:
+        where = _("table %(number)s (online)") % {"number": table.number}
+    else:
+        where = _("physical table %(number)s") % {"number": table.number}
+    return _("%(event)s, round %(round)s: your table is ready (%(where)s).") % {
+        "event": tournament.name,
+        "round": round_.number,
+        "where": where,
+    }
+
+
+def notify_table_ready(round_id: int) -> int:
+    """In-app notice and e-mail "your table is ready" per seated player, once each (the
+    notice's unique constraint makes a second run skip who was already reminded)."""
+    sent = 0
+    round_ = Round.objects.select_related("tournament").get(pk=round_id)
+    tournament = round_.tournament
+    for table in selectors.seating_of(round_):
+        if table.game_table_id is not None:
+            url = reverse("games:table", args=[table.game_table_id])
+        else:
+            url = reverse("tournaments:detail", args=[tournament.slug])
+        for seat in table.seats.all():
+            user = seat.entry.user
+            language = _language_of(user)
+            with translation.override(language):
+                message = _table_ready_message(tournament, round_, table)
+                subject = _("Rosbi: your table is ready (%(event)s)") % {"event": tournament.name}
+            try:
+                with transaction.atomic():
+                    notice = Notice.objects.create(
+                        user=user, tournament=tournament, table=table, message=message, url=url
+                    )
+            except IntegrityError:
+                continue  # already reminded by an earlier run
+            if user.email:
+                send_mail(
+                    subject=subject,
+                    message=f"{message}\n\n{absolute_url(url)}",
+                    from_email=settings.DEFAULT_FROM_EMAIL,
+                    recipient_list=[user.email],
+                )
+                Notice.objects.filter(pk=notice.pk).update(emailed_at=timezone.now())
+            sent += 1
+    return sent

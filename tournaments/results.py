@@ -1,0 +1,183 @@
+"""Results and standings: a table's totals (online from the ``partie_finished`` hand-off, or
+a confirmed score sheet of a physical table), and the standings recomputed from them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.outcomes import PartieOutcome
+from tournaments import selectors
+from tournaments.common import (
+    ADVANCE_TOURNAMENT_TASK,
+    RECOMPUTE_STANDINGS_TASK,
+    TournamentError,
+    enqueue,
+    locked,
+    log_action,
+    require_manager,
+)
+from tournaments.models import (
+    AuditLog,
+    PhysicalResult,
+    Round,
+    RoundSeat,
+    RoundTable,
+    Standing,
+    Tournament,
+)
+from tournaments.notify import push_to_page
+from tournaments.sheet_texts import sheet_problem_text
+from tournaments.sheets import sheet_errors
+
+
+def record_table_result(round_table_id: int, totals: dict[int, int], source: str) -> bool:
+    """Store a table's Partie totals (by seat) once; a changed result (a confirmed physical
+    correction) replaces the old one. Standings and the next step are queued after commit."""
+
+    def work(table: RoundTable) -> bool:
+        seats = list(table.seats.all())
+        if sorted(totals) != sorted(s.seat for s in seats):
+            raise TournamentError(_("The result does not match the table's seats."))
+        unchanged = table.status == RoundTable.Status.FINISHED and all(
+            s.total == totals[s.seat] for s in seats
+        )
+        if unchanged:
+            return False
+        for seat in seats:
+            seat.total = totals[seat.seat]
+        RoundSeat.objects.bulk_update(seats, ["total"])
+        table.status = RoundTable.Status.FINISHED
+        table.finished_at = timezone.now()
+        table.save(update_fields=["status", "finished_at"])
+        round_ = Round.objects.get(pk=table.round_id)
+        tournament_id = round_.tournament_id
+        AuditLog.objects.create(
+            tournament_id=tournament_id,
+            action="record_table_result",
+            details={"round": round_.number, "table": table.number, "source": source},
+        )
+        enqueue(RECOMPUTE_STANDINGS_TASK, tournament_id)
+        enqueue(ADVANCE_TOURNAMENT_TASK, tournament_id)
+        return True
+
+    return locked(RoundTable, round_table_id, work)
+
+
+def record_partie_result(outcome: PartieOutcome) -> bool:
+    """The ``partie_finished`` receiver's one job: record the totals of a tournament table."""
+    table = RoundTable.objects.filter(game_table_id=outcome.table_id).first()
+    if table is None:
+        return False
+    return record_table_result(table.pk, {s.seat: s.total for s in outcome.seats}, "online")
+
+
+def _may_enter_sheet(user: Any, table: RoundTable, tournament: Tournament) -> bool:
+    return selectors.can_manage(user, tournament) or table.seats.filter(entry__user=user).exists()
+
+
+def submit_physical_result(
+    round_table_id: int, penalties: list[list[int]], by: Any
+) -> PhysicalResult:
+    """A score sheet (6 deals x seats) from the organiser or a player at the table; checked
+    against RULES.md section 4 and stored as the next version (corrections included)."""
+
+    def work(table: RoundTable) -> PhysicalResult:
+        round_ = Round.objects.select_related("tournament").get(pk=table.round_id)
+        tournament = round_.tournament
+        if not table.physical:
+            raise TournamentError(_("Online tables score themselves."))
+        if round_.status not in (Round.Status.STARTED, Round.Status.FINISHED):
+            raise TournamentError(_("The round has not started."))
+        if not _may_enter_sheet(by, table, tournament):
+            raise TournamentError(
+                _("Only the organisers and the players at the table can enter it.")
+            )
+        rows = [[int(v) for v in row] for row in penalties]
+        errors = sheet_errors(rows, players=table.size, doubling=tournament.doubling)
+        if errors:
+            raise TournamentError(" ".join(sheet_problem_text(e) for e in errors))
+        latest = selectors.latest_sheet(table)
+        sheet = PhysicalResult.objects.create(
+            table=table,
+            version=(latest.version + 1) if latest else 1,
+            penalties=rows,
+            submitted_by=by,
+        )
+        log_action(tournament, by, "submit_physical_result", table=table.pk, version=sheet.version)
+        return sheet
+
+    return locked(RoundTable, round_table_id, work)
+
+
+def confirm_physical_result(sheet_id: int, by: Any) -> bool:
+    """A second person (organiser or player at the table) confirms the latest version; its
+    totals become the table's result."""
+    sheet = PhysicalResult.objects.select_related("table__round__tournament").get(pk=sheet_id)
+    table = sheet.table
+    tournament = table.round.tournament
+
+    def work(locked_table: RoundTable) -> bool:
+        current = PhysicalResult.objects.get(pk=sheet_id)
+        if current.confirmed_at is not None:
+            return False
+        latest = selectors.latest_sheet(locked_table)
+        if latest is None or latest.pk != current.pk:
+            raise TournamentError(_("A newer version of this sheet exists: confirm that one."))
+        if by.pk == current.submitted_by_id:
+            raise TournamentError(_("A second person must confirm the sheet."))
+        if not _may_enter_sheet(by, locked_table, tournament):
+            raise TournamentError(
+                _("Only the organisers and the players at the table can confirm.")
+            )
+        current.confirmed_by = by
+        current.confirmed_at = timezone.now()
+        current.save(update_fields=["confirmed_by", "confirmed_at"])
+        log_action(
+            tournament, by, "confirm_physical_result", table=table.pk, version=current.version
+        )
+        totals = dict(enumerate(current.totals))
+        record_table_result(locked_table.pk, totals, f"sheet v{current.version}")
+        return True
+
+    return locked(RoundTable, table.pk, work)
+
+
+def recompute_standings(tournament_id: int, by: Any = None) -> int:
+    """Replace the cached standings by the ones the stored results give; push after commit.
+    Asked for by an organiser (``by``), it is audited; the scheduler and the tasks pass none."""
+
+    def work(tournament: Tournament) -> int:
+        if by is not None:
+            require_manager(by, tournament)
+            log_action(tournament, by, "recompute_standings")
+        rows = selectors.compute_tournament_standings(tournament)
+        Standing.objects.filter(tournament=tournament).delete()
+        Standing.objects.bulk_create(
+            [
+                Standing(
+                    tournament=tournament,
+                    entry_id=row.entry_id,
+                    rank=row.rank,
+                    points=row.points,
+                    penalty=row.penalty,
+                    opponents_points=row.opponents_points,
+                    table_wins=row.table_wins,
+                    rounds_played=row.rounds_played,
+                    rounds_absent=row.rounds_absent,
+                    percent=row.percent,
+                )
+                for row in rows
+            ]
+        )
+        tournament.standings_version += 1
+        tournament.save(update_fields=["standings_version"])
+        push_to_page(
+            tournament.pk,
+            {"type": "standings.changed", "version": tournament.standings_version},
+        )
+        return len(rows)
+
+    return locked(Tournament, tournament_id, work)

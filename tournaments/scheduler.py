@@ -1,0 +1,115 @@
+"""The scheduler's side: every step whose time has come (windows, seat, start, no-shows,
+finish, cancel an event nobody came to), and which events the sweeper looks at."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from functools import partial
+
+from django.utils import timezone
+
+from tournaments import selectors
+from tournaments.common import TournamentError, locked, log_action
+from tournaments.events import set_window
+from tournaments.models import Round, Tournament
+from tournaments.rounds import finish_round, handle_no_shows, seat_round, start_round
+
+
+def _windows_due(tournament: Tournament, now: dt.datetime) -> list[Callable[[], bool]]:
+    steps: list[Callable[[], bool]] = []
+    pairs = [
+        ("registration", tournament.registration_opens_at, tournament.registration_closes_at),
+        ("check_in", tournament.check_in_opens_at, tournament.check_in_closes_at),
+    ]
+    for field, opens, closes in pairs:
+        state = getattr(tournament, field)
+        if closes is not None and closes <= now and state != Tournament.Window.CLOSED:
+            steps.append(partial(set_window, tournament.pk, field, Tournament.Window.CLOSED, None))
+        elif (
+            opens is not None
+            and opens <= now
+            and state == Tournament.Window.NOT_OPEN
+            and (closes is None or closes > now)
+        ):
+            steps.append(partial(set_window, tournament.pk, field, Tournament.Window.OPEN, None))
+    return steps
+
+
+def _round_step(tournament: Tournament, round_: Round, now: dt.datetime) -> bool:
+    """Take the one step that is due for the current round, if any."""
+    if round_.status == Round.Status.PENDING:
+        if round_.number == 1:
+            check_in_done = (
+                tournament.check_in == Tournament.Window.CLOSED
+                or tournament.check_in_closes_at is None
+            )
+            due = round_.scheduled_at is not None and round_.scheduled_at <= now
+            if not (check_in_done or due):
+                return False
+            if tournament.check_in_closes_at is None and not due:
+                return False
+        try:
+            return seat_round(round_.pk)
+        except TournamentError as error:
+            if round_.number == 1 and (round_.scheduled_at or now) <= now:
+                _cancel(tournament.pk, str(error))
+                return True
+            return False
+    if round_.status == Round.Status.SEATED:
+        if round_.scheduled_at is None or round_.scheduled_at > now:
+            return False
+        return start_round(round_.pk)
+    if round_.status == Round.Status.STARTED:
+        handled = handle_no_shows(round_.pk, now) > 0
+        return finish_round(round_.pk, now) or handled
+    return False
+
+
+def _cancel(tournament_id: int, reason: str) -> None:
+    def work(tournament: Tournament) -> None:
+        if tournament.status != Tournament.Status.PLANNED:
+            return
+        tournament.status = Tournament.Status.CANCELLED
+        tournament.save(update_fields=["status"])
+        log_action(tournament, None, "cancel", reason=reason)
+
+    locked(Tournament, tournament_id, work)
+
+
+def advance_tournament(tournament_id: int, now: dt.datetime | None = None) -> int:
+    """Take every step whose time has come (windows, seat, start, no-shows, finish); each step
+    is its own locked transition, so running this twice or concurrently changes nothing more.
+    Returns the number of steps taken."""
+    now = now or timezone.now()
+    taken = 0
+    for _step in range(64):
+        tournament = Tournament.objects.get(pk=tournament_id)
+        if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
+            break
+        progressed = False
+        for step in _windows_due(tournament, now):
+            progressed = step() or progressed
+        round_ = selectors.current_round(tournament)
+        if round_ is not None and _round_step(tournament, round_, now):
+            progressed = True
+        if not progressed:
+            break
+        taken += 1
+    return taken
+
+
+def due_tournament_ids(now: dt.datetime | None = None) -> list[int]:
+    """Events the sweeper should look at: running ones, and planned ones with a time passed."""
+    now = now or timezone.now()
+    planned = Tournament.objects.filter(status=Tournament.Status.PLANNED)
+    due = planned.filter(starts_at__lte=now)
+    for field in (
+        "registration_opens_at",
+        "registration_closes_at",
+        "check_in_opens_at",
+        "check_in_closes_at",
+    ):
+        due = due | planned.filter(**{f"{field}__lte": now})
+    running = Tournament.objects.filter(status=Tournament.Status.RUNNING)
+    return sorted(set(due.values_list("pk", flat=True)) | set(running.values_list("pk", flat=True)))
