@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from django.db import OperationalError
 from django.utils import translation
 
 from games import services as games
@@ -179,3 +180,62 @@ def test_leaving_a_ranked_table_counts_as_last_place(settings):
     ]
     after = elo.update(before, totals, now=job.finished_at.timestamp())
     assert [changes[p["user_id"]].mu_after for p in people] == [r.mu for r in after]
+
+
+class _Conflict(Exception):
+    sqlstate = "40P01"  # deadlock_detected, as psycopg reports it
+
+
+def conflict() -> OperationalError:
+    error = OperationalError("deadlock detected")
+    error.__cause__ = _Conflict()
+    return error
+
+
+def queued_group() -> list[int]:
+    users = [queued(mu) for mu in (1500, 1510, 1520)]
+    return list(
+        LadderQueueEntry.objects.filter(user__in=users).order_by("pk").values_list("pk", flat=True)
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_group_hit_by_a_deadlock_is_tried_again_and_then_seated(monkeypatch):
+    ids = queued_group()
+    seat_group = ranked_queue._seat_group
+    calls = []
+
+    def flaky(*args):
+        calls.append(args)
+        if len(calls) < 3:
+            raise conflict()
+        return seat_group(*args)
+
+    monkeypatch.setattr(ranked_queue, "_seat_group", flaky)
+    table = ranked_queue.start_ladder_table(ids, "ladder", T0)
+    assert table is not None and len(calls) == 3
+    assert set(LadderQueueEntry.objects.values_list("table_id", flat=True)) == {table.pk}
+
+
+def test_a_group_still_in_conflict_waits_for_the_next_round(monkeypatch):
+    ids = queued_group()
+
+    def always(*args):
+        raise conflict()
+
+    monkeypatch.setattr(ranked_queue, "_seat_group", always)
+    assert ranked_queue.start_ladder_table(ids, "ladder", T0) is None
+    assert set(LadderQueueEntry.objects.values_list("status", flat=True)) == {
+        LadderQueueEntry.Status.WAITING
+    }
+
+
+def test_other_database_errors_are_raised_whatever_their_message_says(monkeypatch):
+    ids = queued_group()
+
+    def locked(*args):
+        raise OperationalError("database is locked")
+
+    monkeypatch.setattr(ranked_queue, "_seat_group", locked)
+    with pytest.raises(OperationalError):
+        ranked_queue.start_ladder_table(ids, "ladder", T0)
