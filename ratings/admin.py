@@ -1,7 +1,9 @@
 """Admin for ratings: ratings, the rating ledger, changes, the ranked queue and seasons.
 
-The collusion report is a staff page (``ratings:collusion``), linked from the change list of
-rating changes.
+Ratings, rating changes and the ledger are read-only here: they change only through the
+actions (``ratings.updates``, ``ratings.seasons``), which replay history under the pool's ledger
+lock (``manage.py recompute_ratings`` rebuilds a pool). The collusion report is a staff page
+(``ratings:collusion``), linked from the change list of rating changes.
 """
 
 from __future__ import annotations
@@ -19,8 +21,21 @@ from ratings.models import (
 )
 
 
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Viewable, never added, changed or deleted here: rows written only by the actions."""
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
 @admin.register(PlayerRating)
-class PlayerRatingAdmin(admin.ModelAdmin):
+class PlayerRatingAdmin(ReadOnlyAdmin):
     list_display = ("user", "pool", "display", "mu", "sigma", "games", "last_played")
     list_filter = ("pool",)
     search_fields = ("user__username",)
@@ -29,15 +44,12 @@ class PlayerRatingAdmin(admin.ModelAdmin):
 
 
 @admin.register(RatingChange)
-class RatingChangeAdmin(admin.ModelAdmin):
+class RatingChangeAdmin(ReadOnlyAdmin):
     list_display = ("partie", "user", "pool", "place", "total", "left", "mu_before", "mu_after")
     list_filter = ("pool", "left")
     search_fields = ("user__username",)
     raw_id_fields = ("user", "partie")
     date_hierarchy = "finished_at"
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False  # history is rewritten only by the services (replay, recompute)
 
 
 @admin.register(RatedPartie)
@@ -49,7 +61,7 @@ class RatedPartieAdmin(admin.ModelAdmin):
 
 
 @admin.register(RatingLedger)
-class RatingLedgerAdmin(admin.ModelAdmin):
+class RatingLedgerAdmin(ReadOnlyAdmin):
     list_display = ("pool", "applied", "last_finished_at", "last_partie_id")
 
 

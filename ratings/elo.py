@@ -19,6 +19,7 @@ inactivity back towards ``INITIAL_SIGMA``.
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -130,8 +131,10 @@ def win_probability(a: Rating, b: Rating) -> float:
 def predict(players: Sequence[Rating]) -> list[list[float]]:
     """Pairwise matrix ``p[i][j]`` = P(player i finishes ahead of player j).
 
-    Draws (equal totals) count as half a win for each side; the diagonal is 0.5.
+    Draws (equal totals) count as half a win for each side; the diagonal is 0.5. A rating
+    whose ``mu`` or ``sigma`` is not a finite number raises ``ValueError``.
     """
+    _check_ratings(players)
     n = len(players)
     matrix = [[0.5] * n for _ in range(n)]
     for i in range(n):
@@ -166,10 +169,14 @@ def update(
 ) -> list[Rating]:
     """New ratings after one finished Partie, in the order of ``players``.
 
-    ``totals`` are the Partie penalty totals (lower is better, equal totals draw).
-    Every player is first inflated for inactivity up to ``now``; all players are then
-    updated simultaneously from the pre-Partie ratings, so seat order never matters.
+    ``totals`` are the Partie penalty totals (lower is better, equal totals draw). A total
+    that is not a finite number (NaN, infinite, a boolean, a string...) raises ``ValueError``
+    naming it, as does such a ``mu`` or ``sigma``, before anything is computed
+    (``update_values`` checks only the totals: the replay's ratings all come from earlier
+    updates). Every player is first inflated for inactivity up to ``now``; all players are
+    then updated simultaneously from the pre-Partie ratings, so seat order never matters.
     """
+    _check_ratings(players)
     values = update_values(
         [(p.mu, p.sigma, p.games, p.last_played) for p in players], totals, now, params
     )
@@ -195,6 +202,13 @@ def update_values(
         raise ValueError(f"a Partie has 3 to 6 players, got {n}")
     if len(totals) != n:
         raise ValueError("one total per player is required")
+    # Refuse a bad total before any arithmetic: one NaN would make every rating at the table
+    # NaN. Plain ints (and finite floats) cost one type test each; the rest goes to
+    # _check_totals, which names the bad value or accepts another real number.
+    for total in totals:
+        if type(total) is not int and (type(total) is not float or total - total != 0.0):
+            _check_totals(totals)
+            break
     sqrt = math.sqrt
     # Inactivity (inflate_for_inactivity) and attenuation (_g) per player.
     initial_sigma = params.initial_sigma
@@ -266,6 +280,25 @@ def update_values(
             )
         )
     return result
+
+
+def _check_totals(totals: Sequence[Any]) -> None:
+    for index, total in enumerate(totals):
+        _check_number(total, f"total of player {index}")
+
+
+def _check_ratings(players: Sequence[Rating]) -> None:
+    for index, player in enumerate(players):
+        _check_number(player.mu, f"mu of player {index}")
+        _check_number(player.sigma, f"sigma of player {index}")
+
+
+def _check_number(value: Any, name: str) -> None:
+    """``ValueError`` naming ``value`` unless it is a finite real number (not a boolean)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise ValueError(f"{name} must be a finite number, got {value!r}")
+    if not math.isfinite(value):
+        raise ValueError(f"{name} must be a finite number, got {value!r}")
 
 
 _PI_SQUARED = math.pi**2

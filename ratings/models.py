@@ -1,5 +1,6 @@
 """Rating storage: ratings per player and pool, the ledger of rated Parties, the ranked queue,
-and seasons. The maths lives in ``ratings/elo.py``; the writes in ``ratings/services.py``.
+and seasons. The maths lives in ``ratings/elo.py``; the writes in the action
+modules (``ratings/updates.py``, ``seasons.py``, ``ranked_queue.py``, ``recording.py``).
 
 Exactly-once updates rest on three things kept here: ``RatedPartie`` (one row per finished rated
 Partie, unique), ``RatingChange`` (one row per Partie and player, unique) and ``RatingLedger``

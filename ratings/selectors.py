@@ -1,5 +1,6 @@
 """Reads of the ratings app: leaderboard, around-me, profile statistics, the rating chart,
-queue status and collusion signals. No writes happen here (they are in ``services``)."""
+queue status and collusion signals. No writes happen here (they are in the action
+modules: ``updates``, ``seasons``, ``ranked_queue``, ``recording``)."""
 
 from __future__ import annotations
 

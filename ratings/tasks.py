@@ -1,7 +1,8 @@
 """Celery tasks of the ratings app: apply pending rating updates, run a matchmaking round.
 
-Both are idempotent (the services lock and re-check), so duplicate delivery, retries and
-overlapping beat runs change nothing twice.
+Both are idempotent (the actions lock and re-check), so duplicate delivery, retries and
+overlapping beat runs change nothing twice. The tasks import the actions; the actions queue
+tasks by name through ``ratings.dispatch`` and never import this module.
 """
 
 from __future__ import annotations
@@ -10,25 +11,23 @@ import datetime as dt
 
 from celery import shared_task
 
-from ratings import services
+from ratings import ranked_queue, updates
+from ratings.dispatch import APPLY_PENDING_RATINGS, FORM_LADDER_TABLES
 from ratings.models import LADDER_POOL
 
-APPLY_TASK_NAME = "ratings.tasks.apply_pending_ratings"
-MATCHMAKING_TASK_NAME = "ratings.tasks.form_ladder_tables"
 
-
-@shared_task(name=APPLY_TASK_NAME, ignore_result=True)
+@shared_task(name=APPLY_PENDING_RATINGS, ignore_result=True)
 def apply_pending_ratings_task(pool: str = LADDER_POOL) -> int:
     """Apply every pending rated Partie of ``pool`` in finishing order (queued after commit by
     the ``partie_finished`` receiver; beat also runs it every minute as a safety net)."""
-    return services.apply_pending_ratings(pool)
+    return updates.apply_pending_ratings(pool)
 
 
-@shared_task(name=MATCHMAKING_TASK_NAME, ignore_result=True)
+@shared_task(name=FORM_LADDER_TABLES, ignore_result=True)
 def form_ladder_tables_task(now: str | None = None) -> int:
     """One ranked matchmaking round (beat, every 5 seconds); the number of tables started.
 
     ``now`` (ISO 8601) pins the clock for tests and replays; beat leaves it out.
     """
     moment = dt.datetime.fromisoformat(now) if now else None
-    return len(services.form_ladder_tables(now=moment))
+    return len(ranked_queue.form_ladder_tables(now=moment))

@@ -1,4 +1,4 @@
-"""Ladder pages: thin views over ``services`` (writes) and ``selectors`` (reads)."""
+"""Ladder pages: thin views over ``ranked_queue`` (writes) and ``selectors`` (reads)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from ratings import selectors, services
+from ratings import ranked_queue, selectors
 from ratings.models import Season
 
 
@@ -53,9 +53,9 @@ def ladder(request: HttpRequest) -> HttpResponse:
 @require_POST
 def join_queue(request: HttpRequest) -> HttpResponse:
     try:
-        services.join_queue(request.user, ip=client_ip(request))
+        ranked_queue.join_queue(request.user, ip=client_ip(request))
         messages.success(request, _("You are in the ranked queue."))
-    except services.QueueError as error:
+    except ranked_queue.QueueError as error:
         messages.error(request, str(error))
     return _back(request)
 
@@ -63,7 +63,7 @@ def join_queue(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def leave_queue(request: HttpRequest) -> HttpResponse:
-    if services.leave_queue(request.user):
+    if ranked_queue.leave_queue(request.user):
         messages.info(request, _("You left the ranked queue."))
     return _back(request)
 

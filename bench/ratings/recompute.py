@@ -1,18 +1,17 @@
-"""Time ``recompute_all_ratings`` on 100,000 synthetic rated Parties stored in a database.
+"""Time ``recompute_all_ratings`` on 100,000 synthetic rated Parties stored in PostgreSQL.
 
-    .venv/bin/python bench/ratings/recompute.py                  # fresh SQLite file in var/
+    export DATABASE_URL=postgres://postgres@127.0.0.1:5432/rosbi_bench_ratings
+    .venv/bin/python bench/ratings/recompute.py                    # build, then time two runs
     .venv/bin/python bench/ratings/recompute.py --parties 20000
     .venv/bin/python bench/ratings/recompute.py --keep-db --reset  # reuse the rows, all pending
-    DATABASE_URL=postgres://postgres@127.0.0.1:5432/rosbi_bench_ratings \
-        .venv/bin/python bench/ratings/recompute.py --keep-db --reset
     .venv/bin/python bench/ratings/recompute.py --build-only        # build, time nothing
     .venv/bin/python bench/ratings/recompute.py --keep-db --runs first,same,changed,perturbed
 
 Builds tables, Parties and their rating jobs (3-6 seats, 2,000 players, some bots and
 leavers) with bulk inserts, then prints the seconds of a full recompute (maths in memory,
 batched writes) and of a second, identical run. The budget is 15 s for 100,000 Parties.
-Without DATABASE_URL it uses its own SQLite file and never touches the development database;
-with it, point it at a database of its own (it deletes every Partie there).
+DATABASE_URL is required and must name a database of the bench's own (it deletes every Partie
+there), never the development database.
 
 Run 1 is a first run only on a fresh build or with ``--reset`` (which deletes the rating
 changes and ratings and marks every job pending); run 2 then finds everything applied.
@@ -21,13 +20,13 @@ changes and ratings and marks every job pending); run 2 then finds everything ap
 rating: nearly every stored change differs), ``perturbed`` (every stored change nudged),
 ``thinned`` (nine stored changes in ten deleted); every run but ``first`` also prints how many
 stored changes it rewrote or inserted.
-Each run prints wall time, the CPU time of this process and, on PostgreSQL, the CPU time of
-the server process serving the connection (read from /proc: the server must be local), plus
-the load average: on a shared machine wall time includes waiting for a CPU. It also prints
-how long this process (all threads) and the server process waited for a CPU while runnable
-(``/proc/.../schedstat``): on an idle machine those waits vanish, and since a PostgreSQL first
-run streams its rows to the server while the replay goes on (the server is then the longer
-chain), wall minus the server's wait approximates the wall time of an idle machine.
+Each run prints wall time, the CPU time of this process and of the server process serving
+the connection (read from /proc: the server must be local), plus the load average: on a shared
+machine wall time includes waiting for a CPU. It also prints how long this process (all
+threads) and the server process waited for a CPU while runnable (``/proc/.../schedstat``): on
+an idle machine those waits vanish, and since a first run streams its rows to the server while
+the replay goes on (the server is then the longer chain), wall minus the server's wait
+approximates the wall time of an idle machine.
 """
 
 from __future__ import annotations
@@ -73,12 +72,8 @@ def main() -> None:
     if unknown:
         parser.error(f"unknown runs: {', '.join(sorted(unknown))}")
 
-    if "DATABASE_URL" not in os.environ:
-        db_file = ROOT / "var" / "bench_ratings.sqlite3"
-        db_file.parent.mkdir(exist_ok=True)
-        if not args.keep_db and db_file.exists():
-            db_file.unlink()
-        os.environ["DATABASE_URL"] = f"sqlite:///{db_file}"
+    if not os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://")):
+        parser.error("set DATABASE_URL to a PostgreSQL database of the bench's own")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rosbi_platform.settings")
     import django
 
@@ -86,8 +81,8 @@ def main() -> None:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0, interactive=False)
-    from ratings import services
     from ratings.models import RatedPartie
+    from ratings.updates import recompute_all_ratings
 
     if not (args.keep_db and RatedPartie.objects.count() >= args.parties):
         started = time.perf_counter()
@@ -101,15 +96,13 @@ def main() -> None:
     def quiet(done: int, total: int) -> None:
         return None
 
-    from django.db import connection
-
     for run, kind in enumerate(runs, start=1):
         PREPARE[kind]()
         before = snapshot_changes() if kind != "first" else None
         server_started = server_cpu()
         waits_started = run_queue_waits()
         started, cpu_started = time.perf_counter(), time.process_time()
-        count = services.recompute_all_ratings(progress=quiet)
+        count = recompute_all_ratings(progress=quiet)
         seconds = time.perf_counter() - started
         cpu = time.process_time() - cpu_started
         server = server_cpu()
@@ -123,9 +116,9 @@ def main() -> None:
         differing = f", {differing_changes(before)} changes rewritten" if before else ""
         print(
             f"recompute run {run} ({kind}{differing}): {count:,} Parties in {seconds:.2f} s wall, "
-            f"{cpu:.2f} s CPU of this process{on_server} ({connection.vendor}; budget 15 s; "
+            f"{cpu:.2f} s CPU of this process{on_server} (budget 15 s; "
             f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; "
-            f"waited for a CPU: {waited} s this process{' / server' if len(waits) > 1 else ''})"
+            f"waited for a CPU: {waited} s this process / server)"
         )
 
 
@@ -200,20 +193,18 @@ PREPARE = {
 }
 
 
-def backend_pid() -> int | None:
-    """The pid of the PostgreSQL backend serving this connection; None elsewhere."""
+def backend_pid() -> int:
+    """The pid of the PostgreSQL backend serving this connection."""
     from django.db import connection
 
-    if connection.vendor != "postgresql":
-        return None
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_backend_pid()")
         return cursor.fetchone()[0]
 
 
 def run_queue_waits() -> list[float]:
-    """Seconds this process (all its threads) and, on a local PostgreSQL, the backend serving
-    this connection have spent runnable but waiting for a CPU (``schedstat``)."""
+    """Seconds this process (all its threads) and the backend serving this connection
+    (a local server) have spent runnable but waiting for a CPU (``schedstat``)."""
 
     def waited(pid: int) -> float:
         try:
@@ -223,15 +214,13 @@ def run_queue_waits() -> list[float]:
             return 0.0
 
     pid = backend_pid()
-    return [waited(os.getpid())] + ([waited(pid)] if pid is not None else [])
+    return [waited(os.getpid()), waited(pid)]
 
 
 def server_cpu() -> float | None:
     """CPU seconds (user + system) of the PostgreSQL backend serving this connection, read
-    from /proc (a local server only); None elsewhere."""
+    from /proc (a local server only); None when it cannot be read."""
     pid = backend_pid()
-    if pid is None:
-        return None
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
@@ -256,12 +245,10 @@ def reset() -> None:
 
 
 def vacuum() -> None:
-    """PostgreSQL: clean up the dead rows repeated resets leave (autovacuum lags far behind
+    """Clean up the dead rows repeated resets leave (autovacuum lags far behind
     on a busy machine), so every run starts from the tables production would have."""
     from django.db import connection
 
-    if connection.vendor != "postgresql":
-        return
     with connection.cursor() as cursor:
         for table in ("ratings_ratingchange", "ratings_ratedpartie", "ratings_playerrating"):
             cursor.execute(f"VACUUM ANALYZE {table}")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
+from fractions import Fraction
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -219,3 +221,73 @@ def test_pair_score_is_bounded_and_monotone(own, other) -> None:
     assert 0.0 <= score <= 1.0
     assert elo.pair_score(own - 1, other) >= score
     assert math.isclose(score + elo.pair_score(other, own), 1.0)
+
+
+BAD_TOTALS = [
+    pytest.param(math.nan, "nan", id="nan"),
+    pytest.param(math.inf, "inf", id="infinite"),
+    pytest.param(-math.inf, "-inf", id="minus-infinite"),
+    pytest.param(True, "True", id="boolean"),
+    pytest.param("12", "'12'", id="string"),
+    pytest.param(None, "None", id="none"),
+    pytest.param(complex(1, 0), "(1+0j)", id="complex"),
+]
+
+
+@pytest.mark.parametrize(("bad", "shown"), BAD_TOTALS)
+def test_a_bad_total_is_refused_by_name_before_any_rating_changes(bad, shown) -> None:
+    players = [Rating(1500.0, 200.0, 3, NOW - DAY) for _ in range(4)]
+    before = list(players)
+    totals = [10, bad, 20, 30]
+    with pytest.raises(
+        ValueError, match=rf"total of player 1 must be a finite number, got {re.escape(shown)}$"
+    ):
+        elo.update(players, totals, NOW)
+    with pytest.raises(ValueError, match=re.escape(shown)):
+        elo.update_values([(p.mu, p.sigma, p.games, p.last_played) for p in players], totals, NOW)
+    assert players == before
+
+
+@pytest.mark.parametrize(("bad", "shown"), BAD_TOTALS)
+def test_predict_refuses_a_rating_that_is_not_a_finite_number(bad, shown) -> None:
+    good = Rating(1500.0, 200.0)
+    with pytest.raises(
+        ValueError, match=rf"mu of player 2 must be a finite number, got {re.escape(shown)}$"
+    ):
+        elo.predict([good, good, Rating(bad, 200.0)])
+    with pytest.raises(
+        ValueError, match=rf"sigma of player 0 must be a finite number, got {re.escape(shown)}$"
+    ):
+        elo.predict([Rating(1500.0, bad), good, good])
+    with pytest.raises(ValueError, match=re.escape(shown)):
+        elo.update([good, Rating(bad, 200.0), good], [1, 2, 3], NOW)
+
+
+def test_other_real_numbers_are_accepted_as_totals() -> None:
+    players = [Rating(1500.0, 200.0) for _ in range(3)]
+    plain = elo.update(players, [10, 20, 30], NOW)
+    assert elo.update(players, [10.0, Fraction(20), 30], NOW) == plain
+
+
+finite_totals = st.one_of(
+    st.integers(-(10**6), 10**6), st.floats(allow_nan=False, allow_infinity=False)
+)
+
+
+@properties
+@given(
+    st.integers(3, 6).flatmap(
+        lambda n: st.tuples(
+            st.lists(ratings, min_size=n, max_size=n),
+            st.lists(finite_totals, min_size=n, max_size=n),
+        )
+    ),
+    st.one_of(st.none(), st.floats(NOW - 400 * DAY, NOW + 400 * DAY)),
+)
+def test_finite_totals_never_give_a_rating_that_is_not_finite(table, now) -> None:
+    players, totals = table
+    for rating in elo.update(players, totals, now):
+        assert math.isfinite(rating.mu) and math.isfinite(rating.sigma)
+        assert elo.MIN_SIGMA <= rating.sigma <= elo.INITIAL_SIGMA
+    for row in elo.predict(players):
+        assert all(math.isfinite(p) and 0.0 <= p <= 1.0 for p in row)

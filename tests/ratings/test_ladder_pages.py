@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from ratings import services
+from ratings import ranked_queue, recording, seasons, updates
 from ratings.models import LadderQueueEntry
 from tests.games.factories import UserFactory
 from tests.ratings.factories import BOT, PlayerRatingFactory, finished_partie, outcome_of
@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db
 
 def play(players, totals, finished_at, left=frozenset()):
     partie = finished_partie(players, totals, finished_at, left=left)
-    services.record_finished_partie(outcome_of(partie))
+    recording.record_finished_partie(outcome_of(partie))
     return partie
 
 
@@ -67,7 +67,7 @@ def test_profile_page_renders_the_rating_chart_and_statistics(client):
         fourth = other if i % 3 else rare
         play([me, mate, fourth, BOT], [5 + i, 20, 30 - i, 12], start + dt.timedelta(hours=i))
     play([me, mate, other], [0, 10, 20], start + dt.timedelta(hours=7), left={0})
-    services.apply_pending_ratings()
+    updates.apply_pending_ratings()
     page = client.get(reverse("ratings:player", args=[me.username])).content.decode()
     assert "<svg" in page and 'class="rating-chart"' in page
     points = re.search(r'<polyline class="rating-line"[^>]*points="([^"]+)"', page).group(1)
@@ -107,7 +107,7 @@ def test_collusion_page_is_staff_only_and_flags_a_colluding_pair(client):
             [60, 0, 20 + i % 7, 25 - i % 5],
             start + dt.timedelta(hours=i),
         )
-    services.apply_pending_ratings()
+    updates.apply_pending_ratings()
     client.force_login(UserFactory())
     assert client.get(reverse("ratings:collusion")).status_code == 302
     client.force_login(UserFactory(is_staff=True))
@@ -121,8 +121,8 @@ def test_collusion_page_lists_same_ip_seats_at_ranked_tables(client):
     t0 = dt.datetime(2026, 3, 1, 18, 0, tzinfo=dt.UTC)
     users = [PlayerRatingFactory(mu=1500 + i).user for i in range(4)]
     for i, user in enumerate(users):
-        services.join_queue(user, ip="203.0.113.7" if i < 2 else f"198.51.100.{i}", now=t0)
-    (table,) = services.form_ladder_tables(now=t0 + dt.timedelta(seconds=5))
+        ranked_queue.join_queue(user, ip="203.0.113.7" if i < 2 else f"198.51.100.{i}", now=t0)
+    (table,) = ranked_queue.form_ladder_tables(now=t0 + dt.timedelta(seconds=5))
     client.force_login(UserFactory(is_staff=True))
     page = client.get(reverse("ratings:collusion")).content.decode()
     assert f"#{table.pk}</a>: 203.0.113.7" in page
@@ -132,7 +132,7 @@ def test_collusion_page_lists_same_ip_seats_at_ranked_tables(client):
 def test_closed_season_page_shows_the_archive(client):
     recent = timezone.now() - dt.timedelta(days=1)
     star = PlayerRatingFactory(mu=1777, sigma=65, games=40, last_played=recent)
-    season = services.close_season()
+    season = seasons.close_season()
     page = client.get(reverse("ratings:season", args=[season.pk])).content.decode()
     assert star.user.username in page and "1777" in page
     ladder = client.get(reverse("ratings:ladder")).content.decode()
@@ -147,7 +147,7 @@ def test_queue_widget_renders_inside_any_page_by_one_include(rf):
     request.user = user
     template = engines["django"].from_string('{% include "ratings/_queue_widget.html" %}')
     assert "Play ranked" in template.render({"user": user}, request)
-    services.join_queue(user, now=timezone.now())
+    ranked_queue.join_queue(user, now=timezone.now())
     assert "Leave the queue" in template.render({"user": user}, request)
 
 

@@ -6,7 +6,7 @@ import datetime as dt
 
 import pytest
 
-from ratings import elo, selectors, services
+from ratings import elo, recording, seasons, selectors
 from ratings.models import PlayerRating, Season, SeasonStanding
 from tests.games.factories import UserFactory
 from tests.ratings.factories import EPOCH, PlayerRatingFactory, finished_partie, outcome_of
@@ -61,8 +61,8 @@ def test_close_season_archives_standings_and_soft_resets():
     star = PlayerRatingFactory(mu=1900, sigma=65, games=40, last_played=recent)
     weak = PlayerRatingFactory(mu=1300, sigma=80, games=40, last_played=recent)
     fresh = PlayerRatingFactory(mu=1550, sigma=300, games=2, last_played=recent)
-    season = services.current_season(now=NOW - dt.timedelta(days=90))
-    closed = services.close_season(now=NOW, pull=0.5, sigma_bump=150)
+    season = seasons.current_season(now=NOW - dt.timedelta(days=90))
+    closed = seasons.close_season(now=NOW, pull=0.5, sigma_bump=150)
     assert closed.pk == season.pk and closed.closed_at == NOW
     standings = {s.user_id: s for s in SeasonStanding.objects.filter(season=season)}
     assert standings[star.user_id].rank == 1 and standings[star.user_id].display == "1900"
@@ -80,10 +80,10 @@ def test_close_season_archives_standings_and_soft_resets():
 
 def test_close_season_applies_pending_parties_first_and_counts_season_games():
     users = UserFactory.create_batch(4)
-    services.current_season(now=EPOCH - dt.timedelta(days=1))
+    seasons.current_season(now=EPOCH - dt.timedelta(days=1))
     partie = finished_partie(users, [0, 5, 10, 20], EPOCH)
-    services.record_finished_partie(outcome_of(partie))
-    season = services.close_season(now=EPOCH + dt.timedelta(days=1))
+    recording.record_finished_partie(outcome_of(partie))
+    season = seasons.close_season(now=EPOCH + dt.timedelta(days=1))
     assert PlayerRating.objects.filter(games=1).count() == 4
     assert {s.season_games for s in season.standings.all()} == {1}
 
@@ -91,7 +91,7 @@ def test_close_season_applies_pending_parties_first_and_counts_season_games():
 def test_a_season_cannot_close_before_parties_already_rated():
     users = UserFactory.create_batch(3)
     partie = finished_partie(users, [0, 5, 10], EPOCH)
-    services.record_finished_partie(outcome_of(partie))
+    recording.record_finished_partie(outcome_of(partie))
     with pytest.raises(ValueError):
-        services.close_season(now=EPOCH - dt.timedelta(hours=1))
+        seasons.close_season(now=EPOCH - dt.timedelta(hours=1))
     assert not Season.objects.filter(closed_at__isnull=False).exists()

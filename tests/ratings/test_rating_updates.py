@@ -8,8 +8,8 @@ import threading
 import pytest
 from django.db import connection
 
-from games.services import hand_off_partie_result
-from ratings import elo, services
+from games.handoff import hand_off_partie_result
+from ratings import elo, recording, updates
 from ratings.models import PlayerRating, RatedPartie, RatingChange, RatingLedger
 from ratings.tasks import apply_pending_ratings_task
 from rosbi_platform import celery_app
@@ -72,11 +72,11 @@ def test_receiver_fired_twice_and_task_run_twice_apply_once(django_capture_on_co
     users = UserFactory.create_batch(4)
     partie = finished_partie(users, [0, 10, 10, 40], EPOCH)
     with django_capture_on_commit_callbacks(execute=True):
-        services.record_finished_partie(outcome_of(partie))
-        services.record_finished_partie(outcome_of(partie))
+        recording.record_finished_partie(outcome_of(partie))
+        recording.record_finished_partie(outcome_of(partie))
     first = {u.pk: (rating(u).mu, rating(u).sigma, rating(u).games) for u in users}
     assert apply_pending_ratings_task.delay().get() == 0
-    assert services.apply_pending_ratings() == 0
+    assert updates.apply_pending_ratings() == 0
     assert RatedPartie.objects.filter(partie=partie).count() == 1
     assert RatingChange.objects.filter(partie=partie).count() == 4
     assert {u.pk: (rating(u).mu, rating(u).sigma, rating(u).games) for u in users} == first
@@ -85,7 +85,7 @@ def test_receiver_fired_twice_and_task_run_twice_apply_once(django_capture_on_co
 
 
 def record(partie) -> RatedPartie | None:
-    return services.record_finished_partie(outcome_of(partie))
+    return recording.record_finished_partie(outcome_of(partie))
 
 
 def test_two_parties_apply_in_finishing_order_when_recorded_in_reverse():
@@ -94,7 +94,7 @@ def test_two_parties_apply_in_finishing_order_when_recorded_in_reverse():
     second = finished_partie([a, b, c, d], [30, 20, 10, 0], EPOCH + dt.timedelta(minutes=40))
     record(second)
     record(first)
-    assert services.apply_pending_ratings() == 2
+    assert updates.apply_pending_ratings() == 2
     expected = expected_after(
         [
             ([a, b, c, d], [0, 10, 20, 30], EPOCH),
@@ -114,9 +114,9 @@ def test_a_late_partie_rewinds_and_replays_in_finishing_order():
     early = finished_partie([a, b, c, d], [0, 10, 20, 30], EPOCH)
     late = finished_partie([a, b, c, e], [25, 5, 10, 0], EPOCH + dt.timedelta(minutes=30))
     record(late)
-    assert services.apply_pending_ratings() == 1
+    assert updates.apply_pending_ratings() == 1
     record(early)
-    assert services.apply_pending_ratings() == 1
+    assert updates.apply_pending_ratings() == 1
     expected = expected_after(
         [
             ([a, b, c, d], [0, 10, 20, 30], EPOCH),
@@ -137,7 +137,7 @@ def test_fewer_than_two_rated_humans_change_nothing():
     partie = finished_partie([alone, BOT, BOT, BOT], [0, 10, 20, 30], EPOCH)
     job = record(partie)
     assert job.status == RatedPartie.Status.SKIPPED
-    assert services.apply_pending_ratings() == 0
+    assert updates.apply_pending_ratings() == 0
     assert not PlayerRating.objects.exists()
     assert not RatingChange.objects.exists()
 
@@ -153,7 +153,7 @@ def test_bots_count_as_a_fixed_1500_and_are_never_rated():
     a, b = UserFactory.create_batch(2)
     players = [a, BOT, b, BOT]
     record(finished_partie(players, [0, 5, 30, 12], EPOCH))
-    services.apply_pending_ratings()
+    updates.apply_pending_ratings()
     expected = expected_after([(players, [0, 5, 30, 12], EPOCH)])
     assert rating(a).mu == expected[a.pk].mu
     assert rating(b).mu == expected[b.pk].mu
@@ -168,7 +168,7 @@ def test_leaving_a_started_table_counts_as_last_place():
     job = record(partie)
     assert [p["left"] for p in job.participants] == [False, False, True, False]
     assert job.participants[2]["user_id"] == leaver.pk
-    services.apply_pending_ratings()
+    updates.apply_pending_ratings()
     change = RatingChange.objects.get(user=leaver)
     assert change.left and change.place == 4
     expected = expected_after([([stayer, winner, leaver, other], [20, 0, 21, 15], EPOCH)])
@@ -189,7 +189,7 @@ def test_concurrent_workers_apply_each_partie_exactly_once():
         RatedPartie.objects.create(
             partie=partie,
             finished_at=finished_at,
-            participants=services.participants_of(outcome_of(partie)),
+            participants=recording.participants_of(outcome_of(partie)),
         )
         sequence.append((players, totals, finished_at))
     barrier = threading.Barrier(4)
@@ -199,7 +199,7 @@ def test_concurrent_workers_apply_each_partie_exactly_once():
     def worker() -> None:
         try:
             barrier.wait()
-            applied.append(services.apply_pending_ratings())
+            applied.append(updates.apply_pending_ratings())
         except BaseException as error:  # noqa: BLE001 - reported by the assertion below
             errors.append(error)
         finally:

@@ -9,7 +9,7 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from ratings import services
+from ratings import recording, replay, seasons, storage, updates
 from ratings.models import PlayerRating, RatedPartie, RatingChange
 from tests.games.factories import UserFactory
 from tests.ratings.factories import BOT, EPOCH, finished_partie, outcome_of
@@ -29,7 +29,7 @@ def snapshot() -> tuple[dict, dict]:
 
 
 def record(partie) -> None:
-    services.record_finished_partie(outcome_of(partie))
+    recording.record_finished_partie(outcome_of(partie))
 
 
 def test_recompute_equals_incremental_with_bots_leavers_late_parties_and_a_season():
@@ -56,22 +56,22 @@ def test_recompute_equals_incremental_with_bots_leavers_late_parties_and_a_seaso
     closed = False
     for partie in order:
         if not closed and partie.finished_at > season_close:
-            services.apply_pending_ratings()
-            services.close_season(now=season_close)
+            updates.apply_pending_ratings()
+            seasons.close_season(now=season_close)
             closed = True
         record(partie)
-        services.apply_pending_ratings()
+        updates.apply_pending_ratings()
     incremental = snapshot()
     assert RatedPartie.objects.filter(status=RatedPartie.Status.PENDING).count() == 0
     assert len(incremental[1]) == RatingChange.objects.count() > 100
 
     assert (
-        services.recompute_all_ratings()
+        updates.recompute_all_ratings()
         == RatedPartie.objects.exclude(status=RatedPartie.Status.SKIPPED).count()
     )
     assert snapshot() == incremental
     # And recompute is deterministic: a second run gives the very same rows.
-    services.recompute_all_ratings()
+    updates.recompute_all_ratings()
     assert snapshot() == incremental
 
 
@@ -79,7 +79,7 @@ def test_recompute_command_prints_a_progress_bar_and_restores_tampered_ratings()
     users = UserFactory.create_batch(4)
     for i in range(6):
         record(finished_partie(users, [i, 10, 20 - i, 30], EPOCH + dt.timedelta(hours=i)))
-    services.apply_pending_ratings()
+    updates.apply_pending_ratings()
     expected = snapshot()
     PlayerRating.objects.filter(user=users[0]).update(mu=2400.0, games=99)
     out, err = StringIO(), StringIO()
@@ -96,10 +96,10 @@ def test_recompute_drops_the_changes_of_a_partie_taken_out_of_history():
     ]
     for partie in parties:
         record(partie)
-    services.apply_pending_ratings()
+    updates.apply_pending_ratings()
     # Staff void the second Partie (say, proven collusion): it no longer counts.
     RatedPartie.objects.filter(partie=parties[1]).update(status=RatedPartie.Status.SKIPPED)
-    assert services.recompute_all_ratings() == 3
+    assert updates.recompute_all_ratings() == 3
     assert not RatingChange.objects.filter(partie=parties[1]).exists()
     assert RatingChange.objects.count() == 12
     assert {r.games for r in PlayerRating.objects.all()} == {3}
@@ -118,11 +118,11 @@ def test_a_rerun_rewrites_no_rating_change_and_restores_tampered_ones():
     ]
     for partie in parties:
         record(partie)
-    services.apply_pending_ratings()
+    updates.apply_pending_ratings()
     expected = snapshot()
     ids = dict(RatingChange.objects.values_list("pk", "mu_after"))
     # An unchanged history: every stored row is kept as it is (same primary keys).
-    services.recompute_all_ratings()
+    updates.recompute_all_ratings()
     assert dict(RatingChange.objects.values_list("pk", "mu_after")) == ids
     assert snapshot() == expected
     # Tampered and missing rows are repaired: a tampered row in place (it keeps its primary
@@ -133,7 +133,7 @@ def test_a_rerun_rewrites_no_rating_change_and_restores_tampered_ones():
         finished_at=second.finished_at + dt.timedelta(seconds=1), left=True, seat=5
     )
     RatingChange.objects.filter(pk=third.pk).delete()
-    services.recompute_all_ratings()
+    updates.recompute_all_ratings()
     assert snapshot() == expected
     assert RatingChange.objects.get(pk=second.pk).finished_at == second.finished_at
     kept = set(RatingChange.objects.values_list("pk", flat=True))
@@ -146,7 +146,7 @@ def history_index_exists() -> bool:
 
     with connection.cursor() as cursor:
         constraints = connection.introspection.get_constraints(cursor, RatingChange._meta.db_table)
-    index = constraints.get(services.HISTORY_INDEX)
+    index = constraints.get(storage.HISTORY_INDEX)
     return bool(index and index["index"] and index["columns"] == ["user_id", "pool", "finished_at"])
 
 
@@ -154,19 +154,19 @@ def test_a_bulk_insert_rebuilds_the_history_index_and_a_failure_restores_it(monk
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    monkeypatch.setattr(services, "REBUILD_INDEX_ABOVE", 1)  # every bulk insert counts here
+    monkeypatch.setattr(storage, "REBUILD_INDEX_ABOVE", 1)  # every bulk insert counts here
     users = UserFactory.create_batch(4)
     for i in range(5):
         record(finished_partie(users, [i, 10, 20 - i, 30], EPOCH + dt.timedelta(hours=i)))
     with CaptureQueriesContext(connection) as incremental:
-        services.apply_pending_ratings()
+        updates.apply_pending_ratings()
     # The incremental task never rebuilds the index (it would scan the whole table).
     assert not [q for q in incremental.captured_queries if "DROP INDEX" in q["sql"]]
     expected = snapshot()
     assert history_index_exists()
     RatingChange.objects.all().delete()
     with CaptureQueriesContext(connection) as recompute:
-        services.recompute_all_ratings()
+        updates.recompute_all_ratings()
     rebuilt = [q["sql"] for q in recompute.captured_queries if "INDEX" in q["sql"]]
     assert [sql.split()[0] for sql in rebuilt] == ["DROP", "CREATE"]
     assert snapshot() == expected
@@ -178,16 +178,15 @@ def test_a_bulk_insert_rebuilds_the_history_index_and_a_failure_restores_it(monk
     def fail(*args, **kwargs):
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(services, "_write_states", fail)
+    monkeypatch.setattr(storage, "write_states", fail)
     with pytest.raises(RuntimeError):
-        services.recompute_all_ratings()
+        updates.recompute_all_ratings()
     assert history_index_exists()
     assert not RatingChange.objects.exists()
 
 
 def test_stored_changes_keep_every_bit_of_the_replay_in_any_pool_name():
-    """The bulk writers (COPY text on PostgreSQL, executemany on SQLite) lose nothing: each
-    change equals the in-memory replay, and a pool name with COPY's special characters is
+    """The bulk writer (COPY text) loses nothing: each change equals the in-memory replay, and a pool name with COPY's special characters is
     stored verbatim."""
     pool = "odd\tpool\\name\n"
     users = UserFactory.create_batch(5)
@@ -199,9 +198,9 @@ def test_stored_changes_keep_every_bit_of_the_replay_in_any_pool_name():
         )
         record(partie)
     RatedPartie.objects.update(pool=pool)
-    assert services.apply_pending_ratings(pool) == 8
-    jobs = services._jobs(RatedPartie.objects.filter(pool=pool))
-    replayed = services._replay(jobs, {}, [])
+    assert updates.apply_pending_ratings(pool) == 8
+    jobs = storage.read_jobs(RatedPartie.objects.filter(pool=pool))
+    replayed = replay.replay_jobs(jobs, {}, [])
     stored = {(c.partie_id, c.user_id): c for c in RatingChange.objects.filter(pool=pool)}
     assert len(stored) == len(replayed) == 32
     for row in replayed:
@@ -225,28 +224,28 @@ def test_stored_changes_keep_every_bit_of_the_replay_in_any_pool_name():
 
 
 def test_a_first_run_written_in_several_pieces_equals_incremental(monkeypatch):
-    """PostgreSQL streams a first run to the server every ``STREAM_JOBS`` Parties (here 3,
+    """A first run is streamed to the server every ``STREAM_JOBS`` Parties (here 3,
     with a season closing in between); the stored result is the incremental one."""
-    monkeypatch.setattr(services, "STREAM_JOBS", 3)
-    monkeypatch.setattr(services, "REBUILD_INDEX_ABOVE", 1)
+    monkeypatch.setattr(storage, "STREAM_JOBS", 3)
+    monkeypatch.setattr(storage, "REBUILD_INDEX_ABOVE", 1)
     users = UserFactory.create_batch(6)
     for i in range(14):
         if i == 7:
-            services.apply_pending_ratings()
-            services.close_season(now=EPOCH + dt.timedelta(hours=6, minutes=30))
+            updates.apply_pending_ratings()
+            seasons.close_season(now=EPOCH + dt.timedelta(hours=6, minutes=30))
         players = users[i % 3 : i % 3 + 3] + ([BOT] if i % 4 == 0 else [])
         record(
             finished_partie(
                 players, [i, 12, 30 - i, 5][: len(players)], EPOCH + dt.timedelta(hours=i)
             )
         )
-        services.apply_pending_ratings()
+        updates.apply_pending_ratings()
     expected = snapshot()
     RatingChange.objects.all().delete()
     PlayerRating.objects.all().delete()
     RatedPartie.objects.update(status=RatedPartie.Status.PENDING, applied_at=None)
 
-    assert services.recompute_all_ratings() == 14
+    assert updates.recompute_all_ratings() == 14
     assert snapshot() == expected
     assert not RatedPartie.objects.filter(status=RatedPartie.Status.PENDING).exists()
     assert history_index_exists()
@@ -255,14 +254,14 @@ def test_a_first_run_written_in_several_pieces_equals_incremental(monkeypatch):
 @pytest.mark.django_db(transaction=True)
 def test_a_first_run_refused_by_the_database_leaves_everything_as_it_was(monkeypatch):
     """A rating change the database refuses (here: a player id that does not exist) fails the
-    whole recompute, whether the server says so during the streamed COPY (PostgreSQL) or at
-    commit (SQLite): no change stored, no job marked applied, the index back, no thread left."""
+    whole recompute, refused by the server during the streamed COPY: no change stored, no job
+    marked applied, the index back, no thread left."""
     import threading
 
     from django.db import IntegrityError
 
-    monkeypatch.setattr(services, "STREAM_JOBS", 2)
-    monkeypatch.setattr(services, "REBUILD_INDEX_ABOVE", 1)
+    monkeypatch.setattr(storage, "STREAM_JOBS", 2)
+    monkeypatch.setattr(storage, "REBUILD_INDEX_ABOVE", 1)
     users = UserFactory.create_batch(4)
     for i in range(6):
         record(finished_partie(users, [i, 10, 20 - i, 30], EPOCH + dt.timedelta(hours=i)))
@@ -270,17 +269,15 @@ def test_a_first_run_refused_by_the_database_leaves_everything_as_it_was(monkeyp
     job.participants[0]["user_id"] = 10**9
     job.save(update_fields=["participants"])
 
-    from django.db import connection
-
     written = []
-    write_states = services._write_states
+    write_states = storage.write_states
     monkeypatch.setattr(
-        services, "_write_states", lambda *a, **k: written.append(1) or write_states(*a, **k)
+        storage, "write_states", lambda *a, **k: written.append(1) or write_states(*a, **k)
     )
     with pytest.raises(IntegrityError):
-        services.recompute_all_ratings()
-    # PostgreSQL refuses it in the streamed COPY, before any rating is written.
-    assert written == ([] if connection.vendor == "postgresql" else [1])
+        updates.recompute_all_ratings()
+    # Refused in the streamed COPY, before any rating is written.
+    assert written == []
     assert not RatingChange.objects.exists()
     assert not PlayerRating.objects.exists()
     assert RatedPartie.objects.filter(status=RatedPartie.Status.PENDING).count() == 6
@@ -289,25 +286,21 @@ def test_a_first_run_refused_by_the_database_leaves_everything_as_it_was(monkeyp
 
 
 def temporary_tables_left() -> list[str]:
-    """PostgreSQL: the rerun's temporary tables still visible to this session (none on SQLite)."""
+    """The rerun's temporary tables still visible to this session."""
     from django.db import connection
 
-    if connection.vendor != "postgresql":
-        return []
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT relname FROM pg_class WHERE relpersistence = 't' AND relname IN (%s, %s)",
-            [services._PIECE, services._SEEN],
+            [storage.PIECE_TABLE, storage.SEEN_TABLE],
         )
         return [name for (name,) in cursor.fetchall()]
 
 
 def join_methods() -> list[str]:
-    """PostgreSQL: the planner settings a rerun switches off for its merges."""
+    """The planner settings a rerun switches off for its merges."""
     from django.db import connection
 
-    if connection.vendor != "postgresql":
-        return []
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT current_setting('enable_hashjoin'), current_setting('enable_mergejoin')"
@@ -324,7 +317,7 @@ def rated_history_with_bots(users: list, count: int) -> list:
             finished_partie(players, [i, 12, 30 - i, 5 + i % 7], EPOCH + dt.timedelta(hours=i))
         )
         record(parties[-1])
-    services.apply_pending_ratings()
+    updates.apply_pending_ratings()
     return parties
 
 
@@ -332,10 +325,10 @@ def test_a_rerun_after_a_change_of_the_rating_parameters_updates_the_changes_in_
     monkeypatch, settings
 ):
     """Another fixed bot rating changes nearly every stored change: the rerun (merged piece by
-    piece on PostgreSQL, here 3 Parties a piece) updates them in place, keeping their primary
+    piece, here 3 Parties a piece) updates them in place, keeping their primary
     keys, deletes the changes of a voided Partie, inserts a missing one, and ends exactly
     where a first run under the new parameters ends."""
-    monkeypatch.setattr(services, "STREAM_JOBS", 3)
+    monkeypatch.setattr(storage, "STREAM_JOBS", 3)
     users = UserFactory.create_batch(6)
     parties = rated_history_with_bots(users, 14)
     before = dict(RatingChange.objects.values_list("pk", "mu_after"))
@@ -346,7 +339,7 @@ def test_a_rerun_after_a_change_of_the_rating_parameters_updates_the_changes_in_
     hash_join_before = join_methods()
 
     settings.RATINGS_BOT_MU = 1750.0
-    assert services.recompute_all_ratings() == 13
+    assert updates.recompute_all_ratings() == 13
     rerun = snapshot()
     after = {(c.partie_id, c.user_id): c.pk for c in RatingChange.objects.all()}
     # Rewritten in place: every change that still counts keeps its primary key.
@@ -365,20 +358,20 @@ def test_a_rerun_after_a_change_of_the_rating_parameters_updates_the_changes_in_
     # The same as a first run under the new parameters.
     RatingChange.objects.all().delete()
     PlayerRating.objects.all().delete()
-    assert services.recompute_all_ratings() == 13
+    assert updates.recompute_all_ratings() == 13
     assert snapshot() == rerun
 
 
 @pytest.mark.django_db(transaction=True)
 def test_a_rerun_refused_by_the_database_leaves_everything_as_it_was(monkeypatch, settings):
     """A rerun whose changes the database refuses (a player id that does not exist, in a
-    piece after others were already merged on PostgreSQL) rolls back whole: the stored
+    piece after others were already merged) rolls back whole: the stored
     changes and ratings as they were, no temporary table, no thread left."""
     import threading
 
     from django.db import IntegrityError
 
-    monkeypatch.setattr(services, "STREAM_JOBS", 2)
+    monkeypatch.setattr(storage, "STREAM_JOBS", 2)
     users = UserFactory.create_batch(6)
     rated_history_with_bots(users, 8)
     stored = snapshot()
@@ -389,7 +382,7 @@ def test_a_rerun_refused_by_the_database_leaves_everything_as_it_was(monkeypatch
 
     settings.RATINGS_BOT_MU = 1750.0  # and every other change would be rewritten
     with pytest.raises(IntegrityError):
-        services.recompute_all_ratings()
+        updates.recompute_all_ratings()
     assert snapshot() == stored
     assert set(RatingChange.objects.values_list("pk", flat=True)) == ids
     assert temporary_tables_left() == []

@@ -7,8 +7,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from ratings import services
 from ratings.models import LADDER_POOL
+from ratings.updates import recompute_all_ratings
 
 BAR_WIDTH = 30
 
@@ -30,7 +30,7 @@ class Command(BaseCommand):
             self.stderr.write(f"\r[{bar}] {done}/{total} Parties", ending="")
             self.stderr.flush()
 
-        count = services.recompute_all_ratings(options["pool"], progress if show else None)
+        count = recompute_all_ratings(options["pool"], progress if show else None)
         if show and count:
             self.stderr.write("")
         seconds = time.perf_counter() - started
