@@ -56,12 +56,19 @@ class Publisher:
             if isinstance(message, asyncio.Event):  # a flush marker: all before it is sent
                 message.set()
                 continue
-            try:
-                layer = get_channel_layer()
-                if layer is not None:
+            layer = get_channel_layer()
+            if layer is None:
+                continue
+            for attempt in (1, 2):
+                try:
                     await layer.group_send(group, message)
-            except Exception:  # noqa: BLE001 - clients heal a lost publish by versions
-                logger.exception("broadcast to %s failed", group)
+                    break
+                except Exception:  # noqa: BLE001 - clients heal a lost publish by versions
+                    # The first publish after Redis restarted meets a dead pooled connection;
+                    # the second attempt opens a new one. Still failing: Redis is down, and
+                    # clients catch up by `sync` (after a gap, or after silence).
+                    if attempt == 2:
+                        logger.exception("broadcast to %s failed", group)
 
     def send(self, group: str, message: dict[str, Any]) -> None:
         if get_channel_layer() is None:

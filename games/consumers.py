@@ -10,6 +10,7 @@ snapshot already contains and fill gaps the channel layer (at most once) left, f
 from __future__ import annotations
 
 import json
+import logging
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -22,7 +23,7 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
-from django.db import InterfaceError, OperationalError, connections
+from django.db import DatabaseError, InterfaceError, OperationalError, connections
 from django.utils import translation
 from django.utils.translation import gettext as _
 
@@ -30,6 +31,8 @@ from games import chat, clocks, moves, selectors
 from games.events import LOBBY_GROUP, MoveResult, ServiceError
 from games.live.positions import positions
 from games.live.state import frame_for_viewer, viewer_key
+
+logger = logging.getLogger(__name__)
 
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_FORBIDDEN = 4403
@@ -278,6 +281,20 @@ class TableConsumer(_NoConnectionChurn, AsyncJsonWebsocketConsumer):
         if not self.frames.take():
             await self.send_error(client_id, "rate_limited", _("Slow down a little."))
             return
+        try:
+            await self.handle_frame(content, client_id)
+        except DatabaseError:
+            # The database is out of reach (restarting, failing over): the socket stays open
+            # and the client hears what to do. A move either committed before the failure
+            # (its resend with the same version is acknowledged again) or not at all.
+            logger.warning("table %s: database unavailable", self.table_id, exc_info=True)
+            await self.send_error(
+                client_id,
+                "unavailable",
+                _("The server cannot reach its database just now. Try again in a moment."),
+            )
+
+    async def handle_frame(self, content: dict[str, Any], client_id: Any) -> None:
         kind = content.get("type")
         if kind == "ping":
             await self.send_json({"type": "pong"})

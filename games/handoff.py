@@ -1,6 +1,14 @@
-"""The end of a Partie for other apps: ``partie_finished`` sent once and only once."""
+"""The end of a Partie for other apps: ``partie_finished`` sent once and only once.
+
+The hand-off is queued after the commit that finishes a Partie; should that task be lost (a
+broker outage, a worker killed before it acknowledged), the sweeper hands off every Partie
+finished more than ``OVERDUE`` ago and not handed off yet, so a rating or a tournament round
+is never left waiting for good.
+"""
 
 from __future__ import annotations
+
+import datetime as dt
 
 from django.db import transaction
 from django.utils import timezone
@@ -9,6 +17,9 @@ from games import selectors
 from games.models import Partie
 from games.signals import partie_finished
 from rosbi_platform.locking import retry_on_conflict
+
+OVERDUE = dt.timedelta(seconds=30)
+SWEEP_BATCH = 200
 
 
 def hand_off_partie_result(partie_id: int) -> bool:
@@ -31,3 +42,14 @@ def hand_off_partie_result(partie_id: int) -> bool:
         return True
 
     return retry_on_conflict(flip_and_send)
+
+
+def hand_off_overdue_parties(now: dt.datetime | None = None) -> int:
+    """Hand off the Parties finished before ``now - OVERDUE`` that are still waiting; returns
+    how many this call handed off (another worker may have been quicker for some)."""
+    cutoff = (now or timezone.now()) - OVERDUE
+    waiting = Partie.objects.filter(handed_off=False, finished_at__lt=cutoff).order_by(
+        "finished_at"
+    )
+    ids = list(waiting.values_list("pk", flat=True)[:SWEEP_BATCH])
+    return sum(hand_off_partie_result(partie_id) for partie_id in ids)

@@ -184,6 +184,14 @@ class Partie(models.Model):
     class Meta:
         verbose_name = _("Partie")
         verbose_name_plural = _("Parties")
+        indexes = [
+            # The hand-off sweeper's question: finished, not handed off yet (a few rows).
+            models.Index(
+                fields=["finished_at"],
+                condition=models.Q(handed_off=False, finished_at__isnull=False),
+                name="partie_awaiting_hand_off",
+            )
+        ]
 
     def __str__(self) -> str:
         return f"Partie at table {self.table_id}"

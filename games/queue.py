@@ -20,6 +20,7 @@ from rosbi_platform import celery_app
 SWEEP_TURN_CLOCKS = "games.tasks.sweep_turn_clocks"
 PLAY_BOT_TURNS = "games.tasks.play_bot_turns"
 HAND_OFF_PARTIE_RESULT = "games.tasks.hand_off_partie_result"
+SWEEP_HAND_OFFS = "games.tasks.sweep_hand_offs"
 SEND_TURN_EMAIL = "games.tasks.send_turn_email"
 
 

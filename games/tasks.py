@@ -51,6 +51,12 @@ def hand_off_partie_result(partie_id: int) -> bool:
     return handoff.hand_off_partie_result(partie_id)
 
 
+@shared_task(name=queue.SWEEP_HAND_OFFS, ignore_result=True)
+def sweep_hand_offs() -> int:
+    """Run by beat every 30 s: hand off Parties whose hand-off task was lost."""
+    return handoff.hand_off_overdue_parties()
+
+
 @shared_task(name=queue.SEND_TURN_EMAIL, ignore_result=True)
 def send_turn_email(table_id: int, seat: int, state_version: int) -> bool:
     """Tell a player of a turn-based table that it is their move (if it still is)."""

@@ -144,11 +144,13 @@ def pooled_connection_options(pool_size: int) -> dict[str, Any]:
     Under ASGI every request may run on another thread, and ``CONN_MAX_AGE`` keeps one
     connection per thread: a crawl piled them up until PostgreSQL refused everyone. A pool of
     at most ``pool_size`` connections per process bounds the total whatever the traffic; a
-    request that finds all of them busy waits up to ``POOL_TIMEOUT_SECONDS``.
+    request that finds all of them busy waits up to ``POOL_TIMEOUT_SECONDS``. Each connection
+    is checked as it leaves the pool, so after a database restart no request gets a dead one.
     """
     return {
         "CONN_MAX_AGE": 0,
-        "CONN_HEALTH_CHECKS": False,
+        # With a pool, Django turns this into the pool's check as a connection leaves it.
+        "CONN_HEALTH_CHECKS": True,
         "OPTIONS": {
             "pool": {
                 "min_size": 1,

@@ -2,6 +2,7 @@
 
 Every task is safe to run twice or concurrently: each calls actions whose steps are locked
 status transitions, and the standings are recomputed from the stored results as a whole.
+Transient failures are retried by the one policy of every task (``rosbi_platform.celery``).
 The actions queue these tasks by name (``tournaments.common.enqueue``) and never import this
 module; it imports them.
 """
@@ -9,8 +10,6 @@ module; it imports them.
 from __future__ import annotations
 
 from celery import shared_task
-from django.db import OperationalError as DatabaseOperationalError
-from kombu.exceptions import OperationalError as BrokerOperationalError
 
 from tournaments import notify, results, scheduler
 from tournaments.common import (
@@ -19,22 +18,10 @@ from tournaments.common import (
     RECOMPUTE_STANDINGS_TASK,
 )
 
-# Transient failures are retried, and every task is idempotent: a PostgreSQL connection that
-# dropped or a full connection pool, a deadlock or serialization failure still left after the
-# row-lock helper's own retries (``rosbi_platform.locking``), or a broker that did not take the
-# sweeper's follow-up message. Retrying loses no step; other errors are real bugs and raise.
-RETRY = {
-    "autoretry_for": (DatabaseOperationalError, BrokerOperationalError),
-    "retry_backoff": 1,
-    "retry_backoff_max": 10,
-    "retry_jitter": True,
-    "max_retries": 20,
-}
-
 SWEEP_TASK_NAME = "tournaments.tasks.sweep_tournaments"
 
 
-@shared_task(name=SWEEP_TASK_NAME, ignore_result=True, **RETRY)
+@shared_task(name=SWEEP_TASK_NAME, ignore_result=True)
 def sweep_tournaments() -> int:
     """Run by beat every 15 s: queue an advance for every event with something due."""
     ids = scheduler.due_tournament_ids()
@@ -43,19 +30,19 @@ def sweep_tournaments() -> int:
     return len(ids)
 
 
-@shared_task(name=ADVANCE_TOURNAMENT_TASK, ignore_result=True, **RETRY)
+@shared_task(name=ADVANCE_TOURNAMENT_TASK, ignore_result=True)
 def advance_tournament(tournament_id: int) -> int:
     """Open/close windows, seat, start, handle no-shows and close rounds that are due."""
     return scheduler.advance_tournament(tournament_id)
 
 
-@shared_task(name=RECOMPUTE_STANDINGS_TASK, ignore_result=True, **RETRY)
+@shared_task(name=RECOMPUTE_STANDINGS_TASK, ignore_result=True)
 def recompute_standings(tournament_id: int) -> int:
     """Standings from the stored results, pushed to the live page after the commit."""
     return results.recompute_standings(tournament_id)
 
 
-@shared_task(name=NOTIFY_TABLE_READY_TASK, ignore_result=True, **RETRY)
+@shared_task(name=NOTIFY_TABLE_READY_TASK, ignore_result=True)
 def notify_table_ready(round_id: int) -> int:
     """Remind every seated player in-app and by e-mail, once per table."""
     return notify.notify_table_ready(round_id)

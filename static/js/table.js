@@ -34,6 +34,8 @@ export const TRICK_CONTRACTS = new Set(CONTRACTS.slice(0, 4));
 
 // ------------------------------------------------------------------ pure state logic
 
+const SILENCE_MS = 5000;
+
 function clone(value) {
   return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
 }
@@ -239,13 +241,31 @@ class TableApp {
       // After a reconnect the server may also send a snapshot; sync makes sure nothing is lost.
       if (this.state) this.send({ type: "sync", version: this.state.version });
       this.pingTimer = window.setInterval(() => this.send({ type: "ping" }), 25000);
+      this.lastFrameAt = Date.now();
+      this.silenceTimer = window.setInterval(() => this.syncAfterSilence(), 1000);
     });
-    socket.addEventListener("message", (message) => this.onFrame(JSON.parse(message.data)));
+    socket.addEventListener("message", (message) => {
+      this.lastFrameAt = Date.now();
+      this.onFrame(JSON.parse(message.data));
+    });
     socket.addEventListener("close", (close) => this.onClose(close));
+  }
+
+  /**
+   * While a Partie is played, frames come every few seconds. After SILENCE_MS without one the
+   * client asks for what it may have missed (docs/protocol.md: a broadcast lost while Redis
+   * restarted leaves no gap to notice until the next event).
+   */
+  syncAfterSilence() {
+    if (!this.state || this.state.table.status !== "playing") return;
+    if (Date.now() - this.lastFrameAt < SILENCE_MS) return;
+    this.lastFrameAt = Date.now();
+    this.send({ type: "sync", version: this.state.version });
   }
 
   onClose(close) {
     window.clearInterval(this.pingTimer);
+    window.clearInterval(this.silenceTimer);
     this.syncing = false;
     this.pendingMove = null;
     if (close.code === 4401 || close.code === 4403 || close.code === 4404) {

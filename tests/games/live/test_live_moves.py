@@ -187,3 +187,33 @@ async def test_a_client_sending_faster_than_the_frame_limit_is_told_to_slow_down
         answers.append(await other.reply())
     assert [a["type"] for a in answers] == ["pong", "pong", "pong", "error"]
     assert answers[-1]["code"] == "rate_limited"
+
+
+async def test_a_database_outage_is_answered_with_try_again_and_the_socket_stays(monkeypatch):
+    """The move service cannot reach PostgreSQL (twice: the consumer's own retry fails too):
+    the player hears "try again", the socket stays open, and the resent move is played once."""
+    from django.db import OperationalError
+
+    from games import consumers
+
+    table, users, viewers, turn = await connected_table()
+    mover = viewers[turn]
+    version = mover.version
+    card = mover.state["deal"]["legal_moves"][0]
+    real = consumers._submit_move
+
+    async def unreachable(*args, **kwargs):
+        raise OperationalError("connection to server on socket failed: No such file")
+
+    monkeypatch.setattr(consumers, "_submit_move", unreachable)
+    refused = await mover.move(card, version)
+    assert refused["type"] == "error" and refused["code"] == "unavailable"
+    assert "Try again" in refused["message"]
+    assert await database_sync_to_async(move_events)(table.pk) == []
+
+    monkeypatch.setattr(consumers, "_submit_move", real)
+    assert (await mover.move(card, version))["type"] == "ack"
+    assert (await mover.move(card, version))["type"] == "ack", "a second resend: acked again"
+    assert [e["move"] for e in await database_sync_to_async(move_events)(table.pk)] == [card]
+    for viewer in viewers:
+        await viewer.disconnect()
