@@ -135,6 +135,35 @@ class _Bucket:
         return True
 
 
+class _UserBuckets:
+    """One frame bucket per user, shared by all of that user's sockets in this process, so
+    opening more tabs (or a program opening many sockets) buys no extra rate. Dropped when
+    the user's last socket closes."""
+
+    def __init__(self) -> None:
+        self._buckets: dict[int, tuple[_Bucket, int]] = {}
+
+    def join(self, user_id: int) -> _Bucket:
+        burst, per_second = getattr(settings, "GAMES_WS_USER_FRAME_LIMIT", (60, 20))
+        bucket, sockets = self._buckets.get(user_id, (None, 0))
+        if bucket is None:
+            bucket = _Bucket(capacity=burst, rate=per_second)
+        self._buckets[user_id] = (bucket, sockets + 1)
+        return bucket
+
+    def leave(self, user_id: int) -> None:
+        bucket, sockets = self._buckets.get(user_id, (None, 0))
+        if bucket is None:
+            return
+        if sockets <= 1:
+            del self._buckets[user_id]
+        else:
+            self._buckets[user_id] = (bucket, sockets - 1)
+
+
+_user_frames = _UserBuckets()
+
+
 class _NoConnectionChurn:
     """Dispatch without Channels' ``aclose_old_connections`` before every message.
 
@@ -161,6 +190,7 @@ class TableConsumer(_NoConnectionChurn, AsyncJsonWebsocketConsumer):
         self.seat: int | None = None
         self.sent_version = -1
         self.group: str | None = None
+        self.user_frames: _Bucket | None = None
         burst, per_second = getattr(settings, "GAMES_WS_FRAME_LIMIT", (30, 10))
         self.frames = _Bucket(capacity=burst, rate=per_second)
         self.chats = _Bucket(capacity=5, rate=0.5)
@@ -170,6 +200,7 @@ class TableConsumer(_NoConnectionChurn, AsyncJsonWebsocketConsumer):
         if self.user is None or not self.user.is_authenticated:
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
+        self.user_frames = _user_frames.join(self.user.pk)
         query = parse_qs(self.scope.get("query_string", b"").decode())
         invite = query.get("invite", [None])[0]
         access = await database_sync_to_async(selectors.viewer_access)(
@@ -192,6 +223,9 @@ class TableConsumer(_NoConnectionChurn, AsyncJsonWebsocketConsumer):
         await self.send_snapshot()
 
     async def disconnect(self, code: int) -> None:
+        if getattr(self, "user_frames", None) is not None:
+            _user_frames.leave(self.user.pk)
+            self.user_frames = None
         if self.group is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
@@ -278,7 +312,7 @@ class TableConsumer(_NoConnectionChurn, AsyncJsonWebsocketConsumer):
             await self.send_error(None, "bad_request", _("A frame is a JSON object with a type."))
             return
         client_id = content.get("id")
-        if not self.frames.take():
+        if not (self.frames.take() and self.user_frames.take()):
             await self.send_error(client_id, "rate_limited", _("Slow down a little."))
             return
         try:

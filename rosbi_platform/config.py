@@ -23,6 +23,7 @@ MIN_SECRET_KEY_LENGTH = 50
 EMBEDDED_REDIS_SOCKET_NAME = "redis.sock"
 EMBEDDED_POSTGRES_DIR_NAME = "postgres"
 DEFAULT_POOL_SIZE = 10
+DEFAULT_ANONYMOUS_PAGE_RATE = "60/m"
 POOL_TIMEOUT_SECONDS = 10
 
 # Every variable the settings read, with a one-line meaning: README, .env.example and the
@@ -48,6 +49,7 @@ ENVIRONMENT_VARIABLES: dict[str, str] = {
     "LOG_LEVEL": "root log level (default INFO)",
     "SITE_URL": "the site's public address for links in e-mails (default https://first host)",
     "TRUSTED_PROXIES": "comma-separated proxy addresses or networks whose X-Forwarded-For is believed",
+    "ANONYMOUS_PAGE_RATE": "expensive pages per address for visitors not logged in (default 60/m, off)",
 }
 
 
@@ -86,6 +88,7 @@ class Config:
     log_level: str
     site_url: str = "http://127.0.0.1:8000"
     trusted_proxies: tuple[str, ...] = ()
+    anonymous_page_rate: str | None = DEFAULT_ANONYMOUS_PAGE_RATE
 
 
 def parse_bool(name: str, raw: str | None, default: bool) -> bool:
@@ -118,6 +121,20 @@ def parse_networks(name: str, raw: str | None) -> tuple[str, ...]:
         except ValueError as error:
             raise ImproperlyConfigured(f"{name}: {item!r} is not an address or network.") from error
     return tuple(networks)
+
+
+def parse_rate(name: str, raw: str | None) -> str | None:
+    """A request rate such as ``60/m`` (per s, m, h or d), or ``off`` for none."""
+    import re
+
+    if raw is None or not raw.strip():
+        return DEFAULT_ANONYMOUS_PAGE_RATE
+    text = raw.strip().lower()
+    if text in FALSE_WORDS:
+        return None
+    if not re.fullmatch(r"[1-9][0-9]*/[0-9]*[smhd]", text):
+        raise ImproperlyConfigured(f"{name} must look like 60/m (or off), got {raw!r}.")
+    return text
 
 
 def parse_int(name: str, raw: str | None, default: int) -> int:
@@ -311,6 +328,7 @@ def load_config(env: Mapping[str, str], base_dir: Path) -> Config:
         log_level=env.get("LOG_LEVEL", "INFO").upper(),
         site_url=site_url,
         trusted_proxies=parse_networks("TRUSTED_PROXIES", env.get("TRUSTED_PROXIES")),
+        anonymous_page_rate=parse_rate("ANONYMOUS_PAGE_RATE", env.get("ANONYMOUS_PAGE_RATE")),
     )
 
 

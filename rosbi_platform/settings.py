@@ -56,6 +56,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
+    "rosbi_platform.throttling.AnonymousPageThrottleMiddleware",
     # Last, as django-axes asks: it turns a locked-out log-in into the lock-out page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -224,6 +225,17 @@ AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "rosbi_platform.client_ip.client_ip"
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_VERBOSE = False
+
+# A cache every process shares (Redis): the anonymous page throttle counts across processes.
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": "rosbi",
+    }
+}
+RATELIMIT_USE_CACHE = "default"
+ANONYMOUS_PAGE_RATE = CONFIG.anonymous_page_rate
 
 LOGGING = {
     "version": 1,

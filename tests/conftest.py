@@ -96,6 +96,19 @@ def celery_worker(redis_url: str):
 
 
 @pytest.fixture(autouse=True)
+def no_anonymous_page_throttle(request: pytest.FixtureRequest):
+    """The whole suite requests pages from one address within minutes; the throttle's own
+    tests (tests/platform/test_security.py) turn it on with their own rate."""
+    if not django_is_active(request.config):
+        yield
+        return
+    from django.test import override_settings
+
+    with override_settings(ANONYMOUS_PAGE_RATE=None):
+        yield
+
+
+@pytest.fixture(autouse=True)
 def fast_password_hashing(request: pytest.FixtureRequest):
     """PBKDF2's deliberate slowness protects real passwords, not test users: use MD5 in tests."""
     if not django_is_active(request.config):

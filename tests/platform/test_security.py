@@ -126,3 +126,20 @@ def test_pages_carry_a_strict_content_security_policy(client, path):
         opening = tag.split(">", 1)[0]
         assert "src=" in opening or "application/json" in opening, f"inline script: {opening}"
     assert " onclick=" not in body and "javascript:" not in body
+
+
+def test_an_anonymous_flood_of_an_expensive_page_gets_429_and_players_do_not(client, settings):
+    from django.core.cache import cache
+
+    settings.ANONYMOUS_PAGE_RATE = "3/m"
+    cache.clear()
+    answers = [client.get("/ladder/", REMOTE_ADDR="203.0.113.50").status_code for _ in range(5)]
+    assert answers == [200, 200, 200, 429, 429]
+    refused = client.get("/ladder/", REMOTE_ADDR="203.0.113.50")
+    assert refused["Retry-After"] == "60"
+    assert "Too many requests" in refused.content.decode()
+    assert client.get("/ladder/", REMOTE_ADDR="203.0.113.51").status_code == 200, "per address"
+    assert client.get("/rules/", REMOTE_ADDR="203.0.113.50").status_code == 200, "cheap page"
+    User.objects.create_user("regular", password=PASSWORD)
+    client.force_login(User.objects.get(username="regular"))
+    assert client.get("/ladder/", REMOTE_ADDR="203.0.113.50").status_code == 200

@@ -189,6 +189,27 @@ async def test_a_client_sending_faster_than_the_frame_limit_is_told_to_slow_down
     assert answers[-1]["code"] == "rate_limited"
 
 
+async def test_the_frame_limit_is_per_user_so_more_sockets_buy_no_more_frames(settings):
+    settings.GAMES_WS_USER_FRAME_LIMIT = (4, 0.001)
+    table, users, viewers, turn = await connected_table()
+    player = users[(turn + 1) % 4]
+    tabs = [viewers[(turn + 1) % 4], Viewer(player, table.pk), Viewer(player, table.pk)]
+    for tab in tabs[1:]:
+        await tab.connect()
+    answers = []
+    for n in range(6):
+        tab = tabs[n % 3]
+        await tab.send({"type": "ping"})
+        answers.append((await tab.reply())["type"])
+    assert answers == ["pong", "pong", "pong", "pong", "error", "error"]
+    # Another player's frames are their own.
+    other = viewers[(turn + 2) % 4]
+    await other.send({"type": "ping"})
+    assert (await other.reply())["type"] == "pong"
+    for tab in tabs[1:]:
+        await tab.disconnect()
+
+
 async def test_a_database_outage_is_answered_with_try_again_and_the_socket_stays(monkeypatch):
     """The move service cannot reach PostgreSQL (twice: the consumer's own retry fails too):
     the player hears "try again", the socket stays open, and the resent move is played once."""
