@@ -9,11 +9,9 @@ seconds) stops everything, since something is broken that a restart does not men
 
 from __future__ import annotations
 
-import contextlib
 import os
 import signal
 import socket
-import subprocess
 import sys
 import time
 
@@ -22,6 +20,7 @@ from django.core.management.base import BaseCommand
 
 from rosbi_platform.embedded_postgres import stop_embedded_postgres
 from rosbi_platform.embedded_redis import ensure_embedded_redis, stop_embedded_redis
+from rosbi_platform.supervisor import Supervisor
 
 GRACE_SECONDS = 10.0
 MAX_RESTARTS = 5
@@ -65,7 +64,9 @@ class Command(BaseCommand):
             ],
             "beat": [python, "-m", "celery", "-A", "rosbi_platform", "beat", "--loglevel", "INFO"],
         }  # fmt: skip
-        children: dict[str, subprocess.Popen] = {}
+        supervisor = Supervisor(
+            commands, say=self.stderr.write, max_restarts=MAX_RESTARTS, window=RESTART_WINDOW
+        )
         stop_requested = False
 
         def request_stop(signum, frame) -> None:
@@ -75,16 +76,8 @@ class Command(BaseCommand):
         signal.signal(signal.SIGINT, request_stop)
         signal.signal(signal.SIGTERM, request_stop)
         exit_code = 0
-        restarts: dict[str, list[float]] = {name: [] for name in commands}
-
-        def launch(name: str) -> None:
-            children[name] = subprocess.Popen(
-                commands[name], start_new_session=True, stdin=subprocess.DEVNULL
-            )
-
         try:
-            for name in commands:
-                launch(name)
+            supervisor.start()
             if wait_for_port(host, port, timeout=60):
                 shown_host = "127.0.0.1" if host in {"0.0.0.0", "::"} else host
                 self.stdout.write(
@@ -93,28 +86,13 @@ class Command(BaseCommand):
                         f"(admin: /admin/, health: /healthz). Press Ctrl-C to stop."
                     )
                 )
-            while not stop_requested and not exit_code:
-                for name, child in list(children.items()):
-                    if child.poll() is None:
-                        continue
-                    # Its pool children share the group: none may outlive the dead parent.
-                    with contextlib.suppress(ProcessLookupError, PermissionError):
-                        os.killpg(child.pid, signal.SIGKILL)
-                    now = time.monotonic()
-                    recent = [t for t in restarts[name] if now - t < RESTART_WINDOW]
-                    if len(recent) >= MAX_RESTARTS:
-                        self.stderr.write(
-                            f"{name} exited {len(recent) + 1} times within "
-                            f"{RESTART_WINDOW:.0f}s; stopping everything"
-                        )
-                        exit_code = 1
-                        break
-                    restarts[name] = [*recent, now]
-                    self.stderr.write(f"{name} exited with {child.returncode}; starting it again")
-                    launch(name)
+            while not stop_requested:
+                if not supervisor.check():
+                    exit_code = 1
+                    break
                 time.sleep(0.2)
         finally:
-            self.stop_children(children)
+            supervisor.stop(GRACE_SECONDS)
             if socket_path is not None and stop_embedded_redis(socket_path, only_if_idle=True):
                 self.stdout.write("embedded Redis stopped")
             postgres_dir = settings.CONFIG.embedded_postgres_dir
@@ -127,20 +105,3 @@ class Command(BaseCommand):
         self.stdout.write("all processes stopped")
         if exit_code:
             sys.exit(exit_code)
-
-    def stop_children(self, children: dict[str, subprocess.Popen]) -> None:
-        """SIGTERM every child's process group (web first, so no new work is queued), then wait."""
-        for child in children.values():
-            if child.poll() is None:
-                os.killpg(child.pid, signal.SIGTERM)
-        deadline = time.monotonic() + GRACE_SECONDS
-        for name, child in children.items():
-            try:
-                child.wait(timeout=max(0.1, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                self.stderr.write(f"{name} did not stop in {GRACE_SECONDS:.0f}s; killing it")
-                os.killpg(child.pid, signal.SIGKILL)
-                child.wait()
-            # Celery's pool children share the group; make sure none outlive their parent.
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(child.pid, signal.SIGKILL)
