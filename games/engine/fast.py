@@ -32,7 +32,7 @@ from .cards import (
     SUIT_MASKS,
     TEN,
 )
-from .penalties import HUNDRED_CALLS
+from .penalties import HUNDRED_CALLS, LAST_HOLDER
 from .rules import NO_KING_ID
 
 if TYPE_CHECKING:
@@ -181,7 +181,8 @@ def replay_tricks(deal: TrickDeal, indices: tuple[int, ...]) -> None:
     deal._moves.extend(indices[first:position])
     deal.turn = leader
     if over:
-        deal._end()
+        deal.over = True  # as TrickDeal._end, inlined: this runs once per deal
+        deal._penalties = deal._penalties_from_tricks(final=True)
     for index in indices[position:]:
         play_index(index)
 
@@ -260,7 +261,8 @@ def play_out_tricks(deal: TrickDeal, draw: Callable[[], float]) -> None:
             break
         number += 1
     deal.turn = winner
-    deal._end()
+    deal.over = True  # as TrickDeal._end, inlined
+    deal._penalties = deal._penalties_from_tricks(final=True)
 
 
 # ------------------------------------------------------------------ the Hundred (5)
@@ -399,7 +401,8 @@ def replay_layout(deal: LayoutDeal, indices: tuple[int, ...]) -> None:
         deal.turn = seat
         deal._set_rows_from_hands()
         if over:
-            deal._end()
+            deal.over = True  # as LayoutDeal._end, inlined
+            deal._penalties = [LAST_HOLDER if hand else 0 for hand in hands]
     for index in indices[count:]:
         deal.play_index(index)
 
@@ -452,4 +455,5 @@ def play_out_layout(deal: LayoutDeal, draw: Callable[[], float]) -> None:
     deal._holding = holding
     deal.turn = seat
     deal._set_rows_from_hands()
-    deal._end()
+    deal.over = True  # as LayoutDeal._end, inlined
+    deal._penalties = [LAST_HOLDER if hand else 0 for hand in hands]
