@@ -10,12 +10,18 @@ more than an add), so ``bench/engine.py`` times the same commands; this is the s
 
     .venv/bin/python bench/engine_instructions.py            # 2,000 records, ~2 minutes
     .venv/bin/python bench/engine_instructions.py --records 500
+    .venv/bin/python bench/engine_instructions.py --playouts 1000   # also the in-process loop
+
+``--playouts N`` also counts ``random_deal`` + ``play_out_randomly`` in process: N seeded
+4-player deals per contract, and N/2 per player count 3-6 over all contracts; instructions
+per deal, the start-up subtracted.
 """
 
 from __future__ import annotations
 
 import argparse
 import compileall
+import os
 import re
 import shutil
 import subprocess
@@ -37,11 +43,12 @@ COMMANDS = {
 }
 
 
-def instructions(command: list[str]) -> int:
+def instructions(command: list[str], env: dict[str, str] | None = None) -> int:
     """Instructions callgrind counts for ``command`` (its output is thrown away)."""
     proc = subprocess.run(
         ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *command],
         cwd=REPO_ROOT,
+        env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
@@ -53,9 +60,44 @@ def instructions(command: list[str]) -> int:
     return int(found.group(1))
 
 
+PLAYOUTS = (
+    "import random, sys\n"
+    "from games.engine import CONTRACT_ORDER, play_out_randomly, random_deal\n"
+    "count, which = int(sys.argv[1]), sys.argv[2]\n"
+    "rng = random.Random(5)\n"
+    "if which == 'all':\n"
+    "    for players in (3, 4, 5, 6):\n"
+    "        for i in range(count):\n"
+    "            play_out_randomly(random_deal(players, CONTRACT_ORDER[i % 6], rng), rng)\n"
+    "else:\n"
+    "    for i in range(count):\n"
+    "        play_out_randomly(random_deal(4, CONTRACT_ORDER[int(which)], rng), rng)\n"
+)
+
+
+def count_playouts(deals: int) -> None:
+    """Instructions per dealt and played-out deal, one callgrind run at a time."""
+    python = sys.executable
+    # String hashing is seeded per process; fixed, the counts repeat to the instruction.
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+
+    def run(count: int, which: str) -> int:
+        return instructions([python, "-c", PLAYOUTS, str(count), which], env)
+
+    startup = run(0, "all")
+    print("\n# In process: random_deal + play_out_randomly, instructions per deal (callgrind)")
+    for number in range(6):
+        per_deal = (run(deals, str(number)) - startup) / deals
+        print(f"4 players, contract {number + 1}: {per_deal:>10,.0f}")
+    half = max(deals // 2, 1)
+    per_deal = (run(half, "all") - startup) / (4 * half)
+    print(f"3-6 players, all contracts: {per_deal:>10,.0f}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--records", type=int, default=2000)
+    parser.add_argument("--playouts", type=int, default=0, help="deals per row; 0: skip")
     args = parser.parse_args(argv)
     if not shutil.which("valgrind"):
         raise SystemExit("valgrind is not installed (Debian: apt-get install valgrind)")
@@ -103,6 +145,8 @@ def main(argv: list[str] | None = None) -> int:
                 f"engine / reference for 20,000 records: {ratio:.3f} "
                 f"(goal <= 0.333: {'met' if ratio <= 1 / 3 else 'NOT met'})"
             )
+    if args.playouts:
+        count_playouts(args.playouts)
     return 0
 
 

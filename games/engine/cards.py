@@ -205,3 +205,7 @@ def lowest_rank_in_pack(players: int, suit: int) -> int:
     """The rank where a layout row ends downwards: the lowest of that suit in the pack."""
     suit_cards = PACK_MASKS[players] & SUIT_MASKS[suit]
     return ((suit_cards & -suit_cards).bit_length() - 1) - 9 * suit
+
+
+ROW_LOW_ENDS: Final = {n: tuple(lowest_rank_in_pack(n, s) for s in range(4)) for n in PACK_MASKS}
+"""Per player count, the rank where each suit's layout row ends downwards (C, S, H, D)."""

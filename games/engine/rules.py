@@ -86,3 +86,9 @@ def parse_contract(value: Any) -> Contract:
     except (ValueError, TypeError):
         names = ", ".join(c.value for c in Contract)
         raise ValueError(f"unknown contract {value!r} (one of {names})") from None
+
+
+CONTRACT_IDS = {c: i for i, c in enumerate(CONTRACT_ORDER)}
+"""Each contract's number 0-5, which a ``Deal`` keeps so its hot paths compare integers."""
+NO_TRICKS_ID = CONTRACT_IDS[Contract.NO_TRICKS]
+NO_KING_ID = CONTRACT_IDS[Contract.NO_KING_OF_HEARTS]
