@@ -2,8 +2,9 @@
 
     .venv/bin/python bench/platform_requests.py [--requests 200]
 
-Uses a throw-away SQLite database seeded with the demo data and the configured Redis
-(embedded unless REDIS_URL is set). Prints median and p95 milliseconds per page/probe; the
+Uses a throw-away embedded PostgreSQL (its own data directory in a temporary folder, removed
+afterwards) seeded with the demo data, and the configured Redis (embedded unless REDIS_URL is
+set). Prints median and p95 milliseconds per page/probe; the
 Celery probe is left out because it waits up to its 1 s timeout by design.
 """
 
@@ -17,6 +18,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from urllib.parse import quote
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
@@ -33,7 +35,11 @@ def main() -> None:
 
     sys.path.insert(0, str(REPO_ROOT))
     scratch = tempfile.mkdtemp(prefix="rosbi-bench-")
-    os.environ["DATABASE_URL"] = f"sqlite:///{scratch}/bench.sqlite3"
+    Path(scratch).chmod(0o755)  # the server may run as a user of its own (when we are root)
+    from rosbi_platform import embedded_postgres
+
+    socket_dir = embedded_postgres.ensure_embedded_postgres(Path(scratch) / "postgres")
+    os.environ["DATABASE_URL"] = f"postgres://postgres@{quote(str(socket_dir), safe='')}/rosbi"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rosbi_platform.settings")
     import django
 
@@ -73,6 +79,10 @@ def main() -> None:
 
     for socket_path in list(embedded_redis.started_by_this_process):
         embedded_redis.stop_when_idle_in_background(socket_path)
+    from django.db import connections
+
+    connections["default"].close_pool()
+    embedded_postgres.stop_embedded_postgres(Path(scratch) / "postgres", only_if_idle=False)
     shutil.rmtree(scratch, ignore_errors=True)
 
 

@@ -88,7 +88,7 @@ def celery_worker(redis_url: str):
 
     # Tasks that earlier tests of this run queued (bot turns and hand-offs with a countdown)
     # belong to tests that are over; run here, they would touch this test's database while it
-    # is being set up (on SQLite: "database table is locked").
+    # is being set up.
     with celery_app.connection_for_write() as connection:
         connection.default_channel.queue_purge(celery_app.conf.task_default_queue)
     with start_worker(celery_app, pool="solo", perform_ping_check=False, loglevel="WARNING") as w:

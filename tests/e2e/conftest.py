@@ -2,7 +2,7 @@
 
 The server is uvicorn running the project's ASGI application (HTTP, static files and
 websockets) in a background thread of the test process, so it sees the test database whatever
-the engine: the shared in-memory SQLite of a developer machine or PostgreSQL in CI. Celery
+the server: the embedded PostgreSQL of a developer machine or the server PostgreSQL in CI. Celery
 tasks run eagerly and bots do not think, which makes a whole Partie take seconds.
 
 A missing Chromium fails the test with the command that installs it: never a skip.
