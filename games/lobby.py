@@ -158,18 +158,38 @@ def leave_table(table_id: int, user: Any) -> None:
             seat.bot_level = table.bot_level or default_bot_level()
             seat.left_at = timezone.now()
         change_seat(table, seat, log)
+        if table.status == Table.Status.OPEN and table.owner_id == user.pk:
+            _hand_over_open_table(table, seats, seat.number, log)
         deal = None
         if table.status == Table.Status.PLAYING:
             row = selectors.current_deal_row(table)
             deal = selectors.rebuild_deal(row, table) if row is not None else None
             if deal is not None and not deal.over and deal.turn == seat.number:
                 set_clock(table, seats, deal, log)
-        log.flush()
+        log.flush("owner", "status")
         if bot_must_move(seats, deal):
             queue.queue_bot_turns_after_commit(table.pk, table.state_version)
         notify_lobby()
 
     with_locked_table(table_id, work)
+
+
+def _hand_over_open_table(table: Table, seats: list[Seat], left_seat: int, log: EventLog) -> None:
+    """The organiser left a table that has not started: the next seated player clockwise runs
+    it from now on (they can start it); with nobody left the table closes. Both are events, so
+    everyone at the table is told at once."""
+    n = len(seats)
+    for step in range(1, n):
+        heir = seats[(left_seat + step) % n]
+        if heir.user_id is not None:
+            table.owner_id = heir.user_id
+            log.add(
+                "owner_changed",
+                {"owner_user_id": heir.user_id, "name": selectors.user_display_name(heir.user)},
+            )
+            return
+    table.status = Table.Status.CLOSED
+    log.add("table_closed", {})
 
 
 def start_table(

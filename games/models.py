@@ -39,6 +39,7 @@ class Table(models.Model):
         OPEN = "open", _("Open")
         PLAYING = "playing", _("Playing")
         FINISHED = "finished", _("Finished")
+        CLOSED = "closed", _("Closed")
 
     name = models.CharField(_("name"), max_length=80)
     owner = models.ForeignKey(

@@ -128,6 +128,7 @@ def table_summary(table: Table, seats: list[Seat] | None = None) -> dict[str, An
         "name": table.name,
         "size": table.size,
         "status": table.status,
+        "owner_user_id": table.owner_id,
         "rules": table.rules.to_dict(),
         "rated": table.rated,
         "public": table.public,

@@ -19,7 +19,15 @@ PASS_CODE = "pass"
 
 # Event kinds whose fields are the same for every viewer.
 PUBLIC_KINDS = frozenset(
-    {"partie_started", "deal_finished", "partie_finished", "seat_changed", "clock"}
+    {
+        "partie_started",
+        "deal_finished",
+        "partie_finished",
+        "seat_changed",
+        "clock",
+        "owner_changed",
+        "table_closed",
+    }
 )
 
 # The field each kind gained when the server began to send the layout rows' facts
@@ -221,6 +229,10 @@ def apply_event(snapshot: dict[str, Any], frame: dict[str, Any]) -> dict[str, An
     elif kind == "seat_changed":
         seat_info = {key: event[key] for key in ("seat", "name", "user_id", "bot_level", "away")}
         table["seats"][event["seat"]] = seat_info
+    elif kind == "owner_changed":
+        table["owner_user_id"] = event["owner_user_id"]
+    elif kind == "table_closed":
+        table["status"] = "closed"
     elif kind == "clock":
         if event["deadline"] is None:
             state["clock"] = None

@@ -168,6 +168,12 @@ export function applyEvent(state, frame) {
         away: ev.away,
       };
       break;
+    case "owner_changed":
+      table.owner_user_id = ev.owner_user_id;
+      break;
+    case "table_closed":
+      table.status = "closed";
+      break;
     case "clock":
       next.clock =
         ev.deadline === null
@@ -350,6 +356,9 @@ class TableApp {
       console.warn("rosbi: skipped an event frame", frame, error);
       this.state = { ...this.state, version: frame.version };
     }
+    const kind = frame.event && frame.event.kind;
+    if (kind === "owner_changed") this.showError(this.t("owner_changed", { name: frame.event.name }));
+    if (kind === "table_closed") this.showError(this.t("table_closed"));
     const pending = this.pendingMove;
     if (pending) {
       const mine =
@@ -542,7 +551,10 @@ class TableApp {
     this.refs["deal-number"].textContent =
       deal && partie ? this.t("deal_of", { n: partie.deal_number + 1 }) : "";
     const started = table.status !== "open" && table.status !== "waiting" && partie !== null;
-    this.refs["pre-start"].hidden = started;
+    this.refs["pre-start"].hidden = started || table.status === "closed";
+    if (this.refs["start-form"]) {
+      this.refs["start-form"].hidden = table.owner_user_id !== state.you.user_id;
+    }
     this.refs["chat-channel"].textContent = `(${this.t(`chat_${this.chatChannel()}`)})`;
     this.refs.felt.dataset.players = String(table.size);
     this.refs.felt.dataset.contract = deal ? deal.contract : "";

@@ -238,3 +238,25 @@ async def test_a_database_outage_is_answered_with_try_again_and_the_socket_stays
     assert [e["move"] for e in await database_sync_to_async(move_events)(table.pk)] == [card]
     for viewer in viewers:
         await viewer.disconnect()
+
+
+async def test_the_players_at_an_open_table_learn_who_runs_it_when_its_organiser_leaves():
+    from games import lobby
+
+    def open_table():
+        owner, second = UserFactory(), UserFactory()
+        table = lobby.create_table(owner=owner, size=4)
+        lobby.join_table(table.pk, second, seat=1)
+        return table, owner, second
+
+    table, owner, second = await database_sync_to_async(open_table)()
+    watcher = Viewer(second, table.pk)
+    await watcher.connect()
+    await database_sync_to_async(lobby.leave_table)(table.pk, owner)
+    await sync_all([watcher], table.pk)
+
+    assert watcher.state["table"]["owner_user_id"] == second.pk
+    kinds = [f["event"]["kind"] for f in watcher.frames if f["type"] == "event"]
+    assert kinds == ["seat_changed", "owner_changed"]
+    assert watcher.state == await fresh_snapshot(table.pk, second)
+    await watcher.disconnect()

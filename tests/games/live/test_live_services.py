@@ -206,3 +206,29 @@ def test_the_clock_sweeper_is_registered_with_the_beat_database_scheduler():
     migration.create_periodic_task(apps, None)
     task = PeriodicTask.objects.get(task=SWEEP_TURN_CLOCKS)
     assert task.enabled and task.interval.every == 1 and task.interval.period == "seconds"
+
+
+def test_an_organiser_leaving_an_open_table_hands_it_to_the_next_player_then_it_closes():
+    owner, second, third = UserFactory(), UserFactory(), UserFactory()
+    table = lobby.create_table(owner=owner, size=4)
+    lobby.join_table(table.pk, third, seat=3)
+    lobby.join_table(table.pk, second, seat=2)
+
+    lobby.leave_table(table.pk, owner)
+    table.refresh_from_db()
+    assert table.owner_id == second.pk, "the next seated player clockwise (seat 2) runs it"
+    handed = TableEvent.objects.filter(table=table, kind="owner_changed").get()
+    assert handed.data["owner_user_id"] == second.pk
+    lobby.start_table(table.pk, second, fill_with_bots=True)  # the new organiser can start it
+    assert Table.objects.get(pk=table.pk).status == "playing"
+
+    lonely = lobby.create_table(owner=owner, size=3)
+    lobby.leave_table(lonely.pk, owner)
+    lonely.refresh_from_db()
+    assert lonely.status == "closed"
+    assert TableEvent.objects.filter(table=lonely, kind="table_closed").exists()
+    from games.selectors import open_tables
+
+    assert lonely.pk not in [t.pk for t in open_tables()]
+    with pytest.raises(events.ServiceError):
+        lobby.join_table(lonely.pk, second)
