@@ -29,6 +29,7 @@ from django.utils.translation import gettext as _
 
 from games import chat, clocks, moves, selectors
 from games.events import LOBBY_GROUP, MoveResult, ServiceError
+from games.live import messages
 from games.live.positions import positions
 from games.live.state import frame_for_viewer, viewer_key
 
@@ -195,12 +196,14 @@ class TableConsumer(_NoConnectionChurn, AsyncJsonWebsocketConsumer):
         self.frames = _Bucket(capacity=burst, rate=per_second)
         self.chats = _Bucket(capacity=5, rate=0.5)
         self.language = _language_of(self.scope)
+        self.card_look = "german"
         # Accept first so that browsers can read the close code (a refused handshake has none).
         await self.accept()
         if self.user is None or not self.user.is_authenticated:
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
         self.user_frames = _user_frames.join(self.user.pk)
+        self.card_look = await database_sync_to_async(selectors.card_look_of)(self.user)
         query = parse_qs(self.scope.get("query_string", b"").decode())
         invite = query.get("invite", [None])[0]
         access = await database_sync_to_async(selectors.viewer_access)(
@@ -299,7 +302,7 @@ class TableConsumer(_NoConnectionChurn, AsyncJsonWebsocketConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         # Replies are worded in the language of the page that opened the socket; the context
         # (and so the language) follows the call into the database threads.
-        with translation.override(self.language):
+        with translation.override(self.language), messages.card_look(self.card_look):
             try:
                 content = json.loads(text_data or "")
             except ValueError:

@@ -113,6 +113,14 @@ def viewer_access(table_id: int, user: Any, invite: str | None) -> ViewerAccess 
     return ViewerAccess(table_id=table_id, seat=seat, allowed=allowed, group=table.group_name)
 
 
+def card_look_of(user: Any) -> str:
+    """The pack a player's table shows: their profile's card look ("german" by default)."""
+    from rosbi_platform.accounts.models import Profile
+
+    look = Profile.objects.filter(user_id=user.pk).values_list("card_look", flat=True).first()
+    return look or "german"
+
+
 def seat_of_user(table_id: int, user: Any) -> int | None:
     return (
         Seat.objects.filter(table_id=table_id, user_id=user.pk)

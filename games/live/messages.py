@@ -7,8 +7,12 @@ the person at the table, addressed to them ("you") rather than to a seat number.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from games.engine import IllegalMove
 
@@ -25,10 +29,63 @@ _TEXTS = {
 }
 
 
+# The pack the viewer plays with ("german" or "french", the profile's card look): set by the
+# consumer around each frame, so a refusal names cards as that player's table shows them.
+_card_look: ContextVar[str] = ContextVar("card_look", default="french")
+
+# As the table page names them (templates/games/partials/labels.html, the same msgids); only
+# "Clubs" needs a context, since the site also has clubs of players.
+_SUITS = {
+    "german": (
+        gettext_lazy("Acorns"),
+        gettext_lazy("Leaves"),
+        gettext_lazy("Hearts"),
+        gettext_lazy("Bells"),
+    ),
+    "french": (
+        pgettext_lazy("card suit", "Clubs"),
+        gettext_lazy("Spades"),
+        gettext_lazy("Hearts"),
+        gettext_lazy("Diamonds"),
+    ),
+}
+_RANKS = {
+    "german": {
+        "J": gettext_lazy("Unter"),
+        "Q": gettext_lazy("Ober"),
+        "K": gettext_lazy("King"),
+        "A": gettext_lazy("Daus"),
+    },
+    "french": {
+        "J": gettext_lazy("Jack"),
+        "Q": gettext_lazy("Queen"),
+        "K": gettext_lazy("King"),
+        "A": gettext_lazy("Ace"),
+    },
+}
+_SUIT_CODES = "CSHD"
+
+
+@contextmanager
+def card_look(look: str) -> Iterator[None]:
+    """Name cards in refusals as the ``look`` ("german" or "french") pack names them."""
+    token = _card_look.set(look if look in _SUITS else "french")
+    try:
+        yield
+    finally:
+        _card_look.reset(token)
+
+
+def card_name(code: str) -> str:
+    """ "Ober of Hearts" / "Herz-Ober" for ``QH`` in the active language and pack."""
+    look = _card_look.get()
+    rank, suit = code[0], _SUIT_CODES.index(code[1])
+    rank_name = _RANKS[look].get(rank, "10" if rank == "T" else rank)
+    return _("{rank} of {suit}").format(rank=rank_name, suit=_SUITS[look][suit])
+
+
 def _suit_name(suit: int) -> str:
-    # As the table page names them (templates/games/partials/labels.html); only "Clubs"
-    # needs a context, since the site also has clubs of players.
-    return (pgettext("card suit", "Clubs"), _("Spades"), _("Hearts"), _("Diamonds"))[suit]
+    return str(_SUITS[_card_look.get()][suit])
 
 
 def illegal_move_text(error: IllegalMove) -> str:
@@ -39,7 +96,9 @@ def illegal_move_text(error: IllegalMove) -> str:
         return error.message
     values = dict(error.details)
     if "cards" in values:
-        values["cards"] = ", ".join(values["cards"])
+        values["cards"] = ", ".join(card_name(code) for code in values["cards"])
+    if "card" in values and isinstance(values["card"], str) and len(values["card"]) == 2:
+        values["card"] = card_name(values["card"])
     if "suit" in values:
         values["suit"] = _suit_name(values["suit"])
     return str(text) % values

@@ -319,7 +319,9 @@ class TableApp {
       case "error":
         if (!this.pendingMove || this.pendingMove.id === frame.id) this.pendingMove = null;
         // A stale move is answered by a fresh snapshot right away: nothing for a person to do.
-        if (frame.code !== "stale") this.showError(frame.message || frame.code);
+        // A card the rules refuse is explained next to the hand, where the player looks.
+        if (frame.code === "illegal") this.showHandMessage(frame.message);
+        else if (frame.code !== "stale") this.showError(frame.message || frame.code);
         this.render();
         break;
       default:
@@ -377,6 +379,7 @@ class TableApp {
     if (this.send(frame)) {
       this.pendingMove = { id, move };
       this.hideError();
+      if (this.refs["hand-message"]) this.refs["hand-message"].hidden = true;
       this.render();
     }
   }
@@ -494,6 +497,15 @@ class TableApp {
     const el = this.refs.connection;
     el.textContent = text;
     el.dataset.state = kind;
+  }
+
+  showHandMessage(message) {
+    const el = this.refs["hand-message"];
+    if (!el) return this.showError(message);
+    el.textContent = message;
+    el.hidden = false;
+    window.clearTimeout(this.handMessageTimer);
+    this.handMessageTimer = window.setTimeout(() => (el.hidden = true), 6000);
   }
 
   showError(message) {
@@ -728,10 +740,14 @@ class TableApp {
     this.refs.hand.innerHTML = cards
       .map((code) => {
         const ok = legal.has(code) && !waiting;
+        // On your turn a card the rules refuse stays clickable: the server says why at once
+        // (next to the hand). Off turn, or while a move is on its way, nothing is clickable.
+        const askable = !ok && legal.size > 0 && !waiting;
         const name = cardName(code, this.look, this.labels.cards_names);
         return (
           `<button type="button" class="hand-card${ok ? " legal" : " dimmed"}" data-card="${code}" ` +
-          `${ok ? "" : "disabled"} tabindex="${code === focusTarget && ok ? 0 : -1}" ` +
+          `${ok || askable ? "" : "disabled"} ${askable ? 'aria-disabled="true"' : ""} ` +
+          `tabindex="${code === focusTarget && ok ? 0 : -1}" ` +
           `aria-label="${escapeXml(name)}">${cardSvg(code, this.look)}</button>`
         );
       })

@@ -10,7 +10,7 @@ from django.utils import translation
 
 from games import events, lobby
 from games.engine import Contract, Deal, HouseRules, IllegalMove, random_deal
-from games.live.messages import illegal_move_text
+from games.live.messages import card_look, card_name, illegal_move_text
 from games.models import TableEvent
 from tests.games.factories import UserFactory
 from tests.games.live.helpers import Viewer, humans_table, table_version
@@ -53,7 +53,29 @@ def test_not_following_suit_names_the_rule_the_suit_and_the_cards():
     suit_en = {"C": "Clubs", "S": "Spades", "H": "Hearts", "D": "Diamonds"}[suit]
     assert german.startswith(f"Du musst {suit_de} bedienen: Du hast ")
     assert english.startswith(f"You must follow {suit_en}: you hold ")
-    assert all(card in german and card in english for card in same_suit)
+    # Cards are named as the pack names them, never by their codes.
+    for language, sentence in (("de", german), ("en", english)):
+        with translation.override(language):
+            assert all(card_name(card) in sentence for card in same_suit)
+        assert not any(card in sentence.split() for card in same_suit)
+
+
+def test_a_refusal_names_cards_and_suits_as_the_players_pack_does():
+    deal, off_suit, same_suit, suit = trick_deal_after_a_lead()
+    error = refusal(deal, off_suit)
+    with translation.override("de"), card_look("german"):
+        german = illegal_move_text(error)
+    with translation.override("en"), card_look("german"):
+        english = illegal_move_text(error)
+    suit_de = {"C": "Eichel", "S": "Grün", "H": "Herz", "D": "Schellen"}[suit]
+    suit_en = {"C": "Acorns", "S": "Leaves", "H": "Hearts", "D": "Bells"}[suit]
+    assert german.startswith(f"Du musst {suit_de} bedienen: Du hast {suit_de}-")
+    assert english.startswith(f"You must follow {suit_en}: you hold ")
+    assert f" of {suit_en}" in english
+    with translation.override("de"), card_look("german"):
+        assert card_name("QH") == "Herz-Ober" and card_name("TC") == "Eichel-10"
+    with translation.override("en"), card_look("french"):
+        assert card_name("QH") == "Queen of Hearts" and card_name("AS") == "Ace of Spades"
 
 
 def layout_deal(seed: int) -> Deal:
@@ -66,7 +88,7 @@ def test_every_engine_refusal_has_its_reason_and_a_german_sentence():
     cases = [
         (refusal(trick, "ZZ"), "not_a_move", "„ZZ“ ist keine Karte"),
         (refusal(trick, "pass"), "cannot_pass", "Du kannst nicht passen: Passen gibt es nur"),
-        (refusal(trick, foreign), "not_held", f"Du hast {foreign} nicht auf der Hand."),
+        (refusal(trick, foreign), "not_held", "nicht auf der Hand."),
     ]
     layout = next(
         deal
@@ -76,7 +98,7 @@ def test_every_engine_refusal_has_its_reason_and_a_german_sentence():
     cases.append((refusal(layout, "pass"), "pass_while_able", "solange Du eine Karte anlegen"))
     held = [c.code for c in layout.hand(layout.turn)]
     no_row = next(c for c in held if c[0] not in "J")
-    cases.append((refusal(layout, no_row), "no_row", f"{no_row} passt an keine Reihe"))
+    cases.append((refusal(layout, no_row), "no_row", "passt an keine Reihe"))
     over = random_deal(4, Contract.NO_TRICKS, random.Random(3), dealer=0)
     over.play_out_randomly(random.Random(3).random)
     cases.append((refusal(over, "7H"), "deal_over", "Das Spiel ist schon zu Ende."))
@@ -182,6 +204,8 @@ async def test_an_illegal_card_is_explained_in_german_from_the_move_thread():
     answer = await viewers[turn].move(foreign)
 
     assert answer["code"] == "illegal"
-    assert answer["message"] == f"Du hast {foreign} nicht auf der Hand."
+    # The players' profiles keep the default German pack: "Herz-Ober", not "QH".
+    with translation.override("de"), card_look("german"):
+        assert answer["message"] == f"Du hast {card_name(foreign)} nicht auf der Hand."
     for viewer in viewers:
         await viewer.disconnect()
