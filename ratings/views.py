@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.admin.views.decorators import staff_member_required
 from django.contrib.auth import get_user_model
-from django.contrib.auth.decorators import login_required
+from django.contrib.auth.decorators import login_required, permission_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -15,6 +14,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from ratings import ranked_queue, selectors
 from ratings.models import Season
+from ratings.permissions import COLLUSION_REPORT
 
 
 def client_ip(request: HttpRequest) -> str | None:
@@ -96,10 +96,12 @@ def season(request: HttpRequest, season_id: int) -> HttpResponse:
     return render(request, "ratings/season.html", {"season": season, "standings": standings})
 
 
-@staff_member_required
+@login_required
+@permission_required(COLLUSION_REPORT, raise_exception=True)
 @require_GET
 def collusion(request: HttpRequest) -> HttpResponse:
-    """Staff only: suspicious pairs and same-IP seats at ranked tables."""
+    """Moderators only (``ratings.view_collusion_report``, not mere staff): suspicious pairs
+    and same-IP seats at ranked tables, with the addresses."""
     return render(
         request,
         "ratings/collusion.html",
