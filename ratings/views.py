@@ -15,13 +15,7 @@ from django.views.decorators.http import require_GET, require_POST
 from ratings import ranked_queue, selectors
 from ratings.models import Season
 from ratings.permissions import COLLUSION_REPORT
-
-
-def client_ip(request: HttpRequest) -> str | None:
-    """The player's address as the proxy saw it (first X-Forwarded-For hop), else REMOTE_ADDR."""
-    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
-    address = forwarded.split(",")[0].strip() if forwarded else request.META.get("REMOTE_ADDR")
-    return address or None
+from rosbi_platform.client_ip import client_ip
 
 
 def _back(request: HttpRequest) -> HttpResponse:
