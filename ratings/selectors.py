@@ -211,15 +211,21 @@ def queue_status(user: Any, now: dt.datetime | None = None) -> QueueStatus:
 
 @dataclass
 class ChartGeometry:
-    """A server-rendered SVG line chart: polyline points and labelled axis ticks."""
+    """A server-rendered SVG line chart: polyline points and labelled axis ticks.
+
+    Coordinates are preformatted strings ("212.0"), so no language's number format (German
+    writes "212,0") can reach the SVG; the template draws it inside ``{% localize off %}`` too.
+    """
 
     width: int
     height: int
     left: int
     bottom: int
     points: str
-    y_ticks: list[tuple[float, int]]
-    x_ticks: list[tuple[float, int]]
+    y_ticks: list[tuple[str, int]]
+    x_ticks: list[tuple[str, int]]
+    label_x: int = 0
+    label_y: int = 0
 
 
 def rating_chart(values: list[float], width: int = 640, height: int = 240) -> ChartGeometry | None:
@@ -234,18 +240,20 @@ def rating_chart(values: list[float], width: int = 640, height: int = 240) -> Ch
         low, high = low - 50, high + 50
     span_x = max(1, len(series) - 1)
 
-    def x_of(i: float) -> float:
-        return round(left + (width - left - right) * i / span_x, 1)
+    def x_of(i: float) -> str:
+        return f"{left + (width - left - right) * i / span_x:.1f}"
 
-    def y_of(v: float) -> float:
-        return round(bottom - (bottom - top) * (v - low) / (high - low), 1)
+    def y_of(v: float) -> str:
+        return f"{bottom - (bottom - top) * (v - low) / (high - low):.1f}"
 
     points = " ".join(f"{x_of(i)},{y_of(v)}" for i, v in enumerate(series))
     step = max(50, int(math.ceil((high - low) / 5 / 50)) * 50)
     y_ticks = [(y_of(v), v) for v in range(int(low), int(high) + 1, step)]
     x_step = max(1, int(math.ceil(span_x / 8)))
     x_ticks = [(x_of(i), i) for i in range(0, span_x + 1, x_step)]
-    return ChartGeometry(width, height, left, bottom, points, y_ticks, x_ticks)
+    return ChartGeometry(
+        width, height, left, bottom, points, y_ticks, x_ticks, left - 6, bottom + 16
+    )
 
 
 @dataclass
