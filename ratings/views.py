@@ -27,13 +27,21 @@ def _back(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def ladder(request: HttpRequest) -> HttpResponse:
-    """The leaderboard, the viewer's neighbourhood, the season and the queue widget."""
-    around = selectors.around_me(request.user) if request.user.is_authenticated else None
+    """The leaderboard, the players not ranked yet and why, the viewer's neighbourhood, the
+    season and the queue widget."""
+    board = selectors.ladder_board()
+    around = (
+        selectors.around_me(request.user, rows=board.rows)
+        if request.user.is_authenticated
+        else None
+    )
     return render(
         request,
         "ratings/ladder.html",
         {
-            "rows": selectors.leaderboard(),
+            "rows": board.ranked,
+            "provisional": board.provisional,
+            "not_ranked": board.not_ranked,
             "around": around,
             "season": selectors.open_season(),
             "past_seasons": selectors.closed_seasons(),
