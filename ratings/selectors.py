@@ -354,6 +354,7 @@ class ContractLine:
 @dataclass
 class PlayerProfile:
     user: Any
+    name: str
     rating: PlayerRating | None
     display: str
     rank: int | None
@@ -451,8 +452,10 @@ def player_profile(
             "pk", "username"
         )
     )
+    profile = getattr(user, "profile", None)
     return PlayerProfile(
         user=user,
+        name=(profile.display_name if profile is not None else "") or user.get_username(),
         rating=row,
         display=display_for(row, now),
         rank=mine.rank if mine is not None else None,
