@@ -2,8 +2,9 @@
 
 Ratings, rating changes and the ledger are read-only here: they change only through the
 actions (``ratings.updates``, ``ratings.seasons``), which replay history under the pool's ledger
-lock (``manage.py recompute_ratings`` rebuilds a pool). The collusion report is a staff page
-(``ratings:collusion``), linked from the change list of rating changes.
+lock (``manage.py recompute_ratings`` rebuilds a pool). Queue entries show and search their IP
+address only to holders of ``ratings.view_collusion_report`` (moderators), like the collusion
+report (``ratings:collusion``): club organisers are staff too and must not see addresses.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from ratings.models import (
     Season,
     SeasonStanding,
 )
+from ratings.permissions import may_see_addresses
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -67,10 +69,24 @@ class RatingLedgerAdmin(ReadOnlyAdmin):
 
 @admin.register(LadderQueueEntry)
 class LadderQueueEntryAdmin(admin.ModelAdmin):
+    """The address column, field and search exist only for those allowed to see addresses."""
+
     list_display = ("user", "status", "joined_at", "ip", "table", "closed_at")
     list_filter = ("status", "pool")
     search_fields = ("user__username", "ip")
     raw_id_fields = ("user", "table")
+
+    def get_list_display(self, request):
+        shown = super().get_list_display(request)
+        return shown if may_see_addresses(request.user) else [f for f in shown if f != "ip"]
+
+    def get_search_fields(self, request):
+        fields = super().get_search_fields(request)
+        return fields if may_see_addresses(request.user) else [f for f in fields if f != "ip"]
+
+    def get_exclude(self, request, obj=None):
+        excluded = list(super().get_exclude(request, obj) or [])
+        return excluded if may_see_addresses(request.user) else [*excluded, "ip"]
 
 
 class SeasonStandingInline(admin.TabularInline):

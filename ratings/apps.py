@@ -7,8 +7,14 @@ class RatingsConfig(AppConfig):
     verbose_name = _("Ratings")
 
     def ready(self) -> None:
-        """Record every finished rated Partie as a rating job (the task applies it later)."""
+        """Record every finished rated Partie as a rating job (the task applies it later), and
+        keep the moderators group after migrations."""
+        from django.db.models.signals import post_migrate
+
         from games.signals import partie_finished
+        from ratings.permissions import on_post_migrate
         from ratings.receivers import on_partie_finished
 
         partie_finished.connect(on_partie_finished, dispatch_uid="ratings.record_finished_partie")
+        # The moderators group (who may see IP addresses), kept after every migrate and flush.
+        post_migrate.connect(on_post_migrate, sender=self, dispatch_uid="ratings.moderators")

@@ -128,13 +128,20 @@ def win_probability(a: Rating, b: Rating) -> float:
     return _expected(a.mu, b.mu, math.hypot(a.sigma, b.sigma))
 
 
-def predict(players: Sequence[Rating]) -> list[list[float]]:
-    """Pairwise matrix ``p[i][j]`` = P(player i finishes ahead of player j).
+def predict(
+    players: Sequence[Rating], now: float | None = None, params: Params = DEFAULT_PARAMS
+) -> list[list[float]]:
+    """Pairwise matrix ``p[i][j]`` = P(player i finishes ahead of player j) at time ``now``.
 
-    Draws (equal totals) count as half a win for each side; the diagonal is 0.5. A rating
-    whose ``mu`` or ``sigma`` is not a finite number raises ``ValueError``.
+    With ``now`` (POSIX seconds) every rating is first widened for the days since its last
+    Partie (``inflate_for_inactivity``), exactly as ``update`` does before rating a Partie at
+    ``now``; without it the ratings are taken as they are. Draws (equal totals) count as half
+    a win for each side; the diagonal is 0.5. A rating whose ``mu`` or ``sigma`` is not a
+    finite number raises ``ValueError``.
     """
     _check_ratings(players)
+    if now is not None:
+        players = [inflate_for_inactivity(p, now, params) for p in players]
     n = len(players)
     matrix = [[0.5] * n for _ in range(n)]
     for i in range(n):
@@ -175,6 +182,9 @@ def update(
     (``update_values`` checks only the totals: the replay's ratings all come from earlier
     updates). Every player is first inflated for inactivity up to ``now``; all players are
     then updated simultaneously from the pre-Partie ratings, so seat order never matters.
+    ``last_played`` becomes ``now``, unless the player's last Partie is later than ``now`` (a
+    Partie that finished earlier arrived late): then it stays where it was, and no inactivity
+    is counted for that player.
     """
     _check_ratings(players)
     values = update_values(
@@ -271,12 +281,15 @@ def update_values(
         elif change < -max_change:
             change = -max_change
         new_sigma = sqrt(1.0 / precision)
+        # last_played never moves backwards: max(now, last), None meaning "not known".
+        last = player[3]
+        played = last if now is None or (last is not None and last > now) else now
         result.append(
             (
                 mu + change,
                 min_sigma if min_sigma > new_sigma else new_sigma,
                 player[2] + 1,
-                now if now is not None else player[3],
+                played,
             )
         )
     return result

@@ -14,6 +14,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from ratings import elo
+from ratings.permissions import COLLUSION_REPORT_CODENAME, COLLUSION_REPORT_NAME
 
 LADDER_POOL = "ladder"
 
@@ -154,7 +155,8 @@ class RatingChange(models.Model):
 
 class LadderQueueEntry(models.Model):
     """A player waiting for a ranked table. ``ip`` is kept for the same-IP rule and the collusion
-    report (seats do not store addresses)."""
+    report (seats do not store addresses); only holders of ``ratings.view_collusion_report``
+    see it."""
 
     class Status(models.TextChoices):
         WAITING = "waiting", _("Waiting")
@@ -182,6 +184,8 @@ class LadderQueueEntry(models.Model):
     class Meta:
         verbose_name = _("ladder queue entry")
         verbose_name_plural = _("ladder queue entries")
+        # IP addresses are for moderators (``ratings.permissions``), not for every staff member.
+        permissions = [(COLLUSION_REPORT_CODENAME, COLLUSION_REPORT_NAME)]
         constraints = [
             models.UniqueConstraint(
                 fields=["user"],

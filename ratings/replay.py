@@ -120,13 +120,15 @@ def _rate_job(job: Job, states: dict[int, State], bot: State, changes: list[Chan
     last_place = len(people)
     players = [bot if p["user_id"] is None else states.get(p["user_id"], NEWCOMER) for p in people]
     finished_at = job.finished_at
-    after = elo.update_values(players, totals, finished_at.timestamp())
+    stamp = finished_at.timestamp()
+    after = elo.update_values(players, totals, stamp)
     partie_id = job.partie_id
     for p, old, new in zip(people, players, after, strict=True):
         uid = p["user_id"]
         if uid is None:
             continue
-        states[uid] = (*new, finished_at)
+        # elo never moves last_played backwards; the datetime follows the seconds.
+        states[uid] = (*new, finished_at if new[3] == stamp else old[4])
         changes.append(
             (
                 partie_id,

@@ -15,6 +15,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db.models import Count
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 
 from ratings import elo
 from ratings.models import (
@@ -69,23 +70,54 @@ class StandingRow:
     last_played: dt.datetime | None
     display: str
     eligible: bool
-    reason: str
+    reasons: list[str] = field(default_factory=list)
     rank: int | None = None
 
     @property
     def rating(self) -> int:
         return int(math.floor(self.mu + 0.5))
 
+    @property
+    def reason(self) -> str:
+        """Every reason the player is not ranked, in the active language ("" when ranked)."""
+        return "; ".join(self.reasons)
 
-def _ineligibility(rating: elo.Rating, row: PlayerRating, now: dt.datetime) -> str:
-    """Why a player is not listed ("" when eligible): provisional, inactive or too few Parties."""
-    if row.games < min_parties():
-        return f"fewer than {min_parties()} rated Parties"
-    if row.last_played is None or now - row.last_played > dt.timedelta(days=active_days()):
-        return f"no rated Partie in the last {active_days()} days"
+    @property
+    def too_few_parties(self) -> bool:
+        return self.games < min_parties()
+
+
+def _ineligibility(rating: elo.Rating, row: PlayerRating, now: dt.datetime) -> list[str]:
+    """Why a player is not ranked, each condition said exactly ([] when ranked): too few
+    Parties (and how many more), none within the active days, a provisional rating."""
+    reasons = []
+    needed = min_parties()
+    if row.games < needed:
+        missing = needed - row.games
+        reasons.append(
+            ngettext(
+                "%(missing)d more rated Partie needed (%(games)d of %(needed)d played)",
+                "%(missing)d more rated Parties needed (%(games)d of %(needed)d played)",
+                missing,
+            )
+            % {"missing": missing, "games": row.games, "needed": needed}
+        )
+    days = active_days()
+    if row.last_played is None or now - row.last_played > dt.timedelta(days=days):
+        reasons.append(
+            ngettext(
+                "no rated Partie in the last %(days)d day",
+                "no rated Partie in the last %(days)d days",
+                days,
+            )
+            % {"days": days}
+        )
     if elo.is_provisional(rating):
-        return "provisional rating"
-    return ""
+        reasons.append(
+            gettext("rating still provisional (uncertainty above %(limit)d points)")
+            % {"limit": round(elo.PROVISIONAL_SIGMA)}
+        )
+    return reasons
 
 
 def standings(pool: str = LADDER_POOL, now: dt.datetime | None = None) -> list[StandingRow]:
@@ -103,7 +135,7 @@ def standings(pool: str = LADDER_POOL, now: dt.datetime | None = None) -> list[S
     rank = 0
     for row in rows:
         rating = shown_rating(row, now)
-        reason = _ineligibility(rating, row, now)
+        reasons = _ineligibility(rating, row, now)
         profile = getattr(row.user, "profile", None)
         standing = StandingRow(
             user_id=row.user_id,
@@ -114,8 +146,8 @@ def standings(pool: str = LADDER_POOL, now: dt.datetime | None = None) -> list[S
             games=row.games,
             last_played=row.last_played,
             display=elo.display(rating),
-            eligible=not reason,
-            reason=reason,
+            eligible=not reasons,
+            reasons=reasons,
         )
         if standing.eligible:
             rank += 1
@@ -131,6 +163,50 @@ def leaderboard(
     return [row for row in standings(pool, now) if row.eligible][:limit]
 
 
+def _closest_first(rows: list[StandingRow]) -> list[StandingRow]:
+    return sorted(rows, key=lambda r: (-r.games, -r.mu, r.user_id))
+
+
+def provisional(
+    pool: str = LADDER_POOL, now: dt.datetime | None = None, limit: int = 100
+) -> list[StandingRow]:
+    """Players with fewer than ``min_parties()`` rated Parties, the most Parties first."""
+    return ladder_board(pool, now, limit).provisional
+
+
+def not_ranked(
+    pool: str = LADDER_POOL, now: dt.datetime | None = None, limit: int = 100
+) -> list[StandingRow]:
+    """Players with enough Parties who are still not ranked (away too long, or a rating
+    that is still provisional), the most Parties first."""
+    return ladder_board(pool, now, limit).not_ranked
+
+
+@dataclass
+class LadderBoard:
+    """The ladder page's lists, from one reading of the standings."""
+
+    ranked: list[StandingRow]
+    provisional: list[StandingRow]
+    not_ranked: list[StandingRow]
+    rows: list[StandingRow]
+
+
+def ladder_board(
+    pool: str = LADDER_POOL, now: dt.datetime | None = None, limit: int = 100
+) -> LadderBoard:
+    """Ranked players best first, then the unranked ones in two groups: too few Parties
+    (provisional) and the rest; each group holds at most ``limit`` players."""
+    rows = standings(pool, now)
+    unranked = [r for r in rows if not r.eligible]
+    return LadderBoard(
+        ranked=[r for r in rows if r.eligible][:limit],
+        provisional=_closest_first([r for r in unranked if r.too_few_parties])[:limit],
+        not_ranked=_closest_first([r for r in unranked if not r.too_few_parties])[:limit],
+        rows=rows,
+    )
+
+
 @dataclass
 class AroundMe:
     row: StandingRow | None
@@ -138,10 +214,15 @@ class AroundMe:
 
 
 def around_me(
-    user: Any, pool: str = LADDER_POOL, now: dt.datetime | None = None, radius: int = 5
+    user: Any,
+    pool: str = LADDER_POOL,
+    now: dt.datetime | None = None,
+    radius: int = 5,
+    rows: list[StandingRow] | None = None,
 ) -> AroundMe:
-    """The player's own line and, when ranked, the ``radius`` ranks above and below."""
-    rows = standings(pool, now)
+    """The player's own line and, when ranked, the ``radius`` ranks above and below
+    (``rows``: the standings when the caller has read them already)."""
+    rows = standings(pool, now) if rows is None else rows
     mine = next((r for r in rows if r.user_id == user.pk), None)
     if mine is None or mine.rank is None:
         return AroundMe(mine)
@@ -211,15 +292,21 @@ def queue_status(user: Any, now: dt.datetime | None = None) -> QueueStatus:
 
 @dataclass
 class ChartGeometry:
-    """A server-rendered SVG line chart: polyline points and labelled axis ticks."""
+    """A server-rendered SVG line chart: polyline points and labelled axis ticks.
+
+    Coordinates are preformatted strings ("212.0"), so no language's number format (German
+    writes "212,0") can reach the SVG; the template draws it inside ``{% localize off %}`` too.
+    """
 
     width: int
     height: int
     left: int
     bottom: int
     points: str
-    y_ticks: list[tuple[float, int]]
-    x_ticks: list[tuple[float, int]]
+    y_ticks: list[tuple[str, int]]
+    x_ticks: list[tuple[str, int]]
+    label_x: int = 0
+    label_y: int = 0
 
 
 def rating_chart(values: list[float], width: int = 640, height: int = 240) -> ChartGeometry | None:
@@ -234,18 +321,20 @@ def rating_chart(values: list[float], width: int = 640, height: int = 240) -> Ch
         low, high = low - 50, high + 50
     span_x = max(1, len(series) - 1)
 
-    def x_of(i: float) -> float:
-        return round(left + (width - left - right) * i / span_x, 1)
+    def x_of(i: float) -> str:
+        return f"{left + (width - left - right) * i / span_x:.1f}"
 
-    def y_of(v: float) -> float:
-        return round(bottom - (bottom - top) * (v - low) / (high - low), 1)
+    def y_of(v: float) -> str:
+        return f"{bottom - (bottom - top) * (v - low) / (high - low):.1f}"
 
     points = " ".join(f"{x_of(i)},{y_of(v)}" for i, v in enumerate(series))
     step = max(50, int(math.ceil((high - low) / 5 / 50)) * 50)
     y_ticks = [(y_of(v), v) for v in range(int(low), int(high) + 1, step)]
     x_step = max(1, int(math.ceil(span_x / 8)))
     x_ticks = [(x_of(i), i) for i in range(0, span_x + 1, x_step)]
-    return ChartGeometry(width, height, left, bottom, points, y_ticks, x_ticks)
+    return ChartGeometry(
+        width, height, left, bottom, points, y_ticks, x_ticks, left - 6, bottom + 16
+    )
 
 
 @dataclass
@@ -265,6 +354,7 @@ class ContractLine:
 @dataclass
 class PlayerProfile:
     user: Any
+    name: str
     rating: PlayerRating | None
     display: str
     rank: int | None
@@ -362,8 +452,10 @@ def player_profile(
             "pk", "username"
         )
     )
+    profile = getattr(user, "profile", None)
     return PlayerProfile(
         user=user,
+        name=(profile.display_name if profile is not None else "") or user.get_username(),
         rating=row,
         display=display_for(row, now),
         rank=mine.rank if mine is not None else None,

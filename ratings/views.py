@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.admin.views.decorators import staff_member_required
 from django.contrib.auth import get_user_model
-from django.contrib.auth.decorators import login_required
+from django.contrib.auth.decorators import login_required, permission_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -15,13 +14,8 @@ from django.views.decorators.http import require_GET, require_POST
 
 from ratings import ranked_queue, selectors
 from ratings.models import Season
-
-
-def client_ip(request: HttpRequest) -> str | None:
-    """The player's address as the proxy saw it (first X-Forwarded-For hop), else REMOTE_ADDR."""
-    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
-    address = forwarded.split(",")[0].strip() if forwarded else request.META.get("REMOTE_ADDR")
-    return address or None
+from ratings.permissions import COLLUSION_REPORT
+from rosbi_platform.client_ip import client_ip
 
 
 def _back(request: HttpRequest) -> HttpResponse:
@@ -33,13 +27,21 @@ def _back(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def ladder(request: HttpRequest) -> HttpResponse:
-    """The leaderboard, the viewer's neighbourhood, the season and the queue widget."""
-    around = selectors.around_me(request.user) if request.user.is_authenticated else None
+    """The leaderboard, the players not ranked yet and why, the viewer's neighbourhood, the
+    season and the queue widget."""
+    board = selectors.ladder_board()
+    around = (
+        selectors.around_me(request.user, rows=board.rows)
+        if request.user.is_authenticated
+        else None
+    )
     return render(
         request,
         "ratings/ladder.html",
         {
-            "rows": selectors.leaderboard(),
+            "rows": board.ranked,
+            "provisional": board.provisional,
+            "not_ranked": board.not_ranked,
             "around": around,
             "season": selectors.open_season(),
             "past_seasons": selectors.closed_seasons(),
@@ -96,10 +98,12 @@ def season(request: HttpRequest, season_id: int) -> HttpResponse:
     return render(request, "ratings/season.html", {"season": season, "standings": standings})
 
 
-@staff_member_required
+@login_required
+@permission_required(COLLUSION_REPORT, raise_exception=True)
 @require_GET
 def collusion(request: HttpRequest) -> HttpResponse:
-    """Staff only: suspicious pairs and same-IP seats at ranked tables."""
+    """Moderators only (``ratings.view_collusion_report``, not mere staff): suspicious pairs
+    and same-IP seats at ranked tables, with the addresses."""
     return render(
         request,
         "ratings/collusion.html",

@@ -291,3 +291,51 @@ def test_finite_totals_never_give_a_rating_that_is_not_finite(table, now) -> Non
         assert elo.MIN_SIGMA <= rating.sigma <= elo.INITIAL_SIGMA
     for row in elo.predict(players):
         assert all(math.isfinite(p) and 0.0 <= p <= 1.0 for p in row)
+
+
+def test_predict_widens_ratings_for_the_days_away_like_update() -> None:
+    back = Rating(mu=1750.0, sigma=60.0, games=80, last_played=NOW - 365 * DAY)
+    regular = Rating(mu=1500.0, sigma=60.0, games=80, last_played=NOW - DAY)
+
+    as_stored = elo.predict([back, regular])
+    today = elo.predict([back, regular], now=NOW)
+
+    grown = [elo.inflate_for_inactivity(p, NOW) for p in (back, regular)]
+    assert today[0][1] == elo.win_probability(*grown)
+    assert 0.5 < today[0][1] < as_stored[0][1]  # a year away: the favourite is less certain
+    assert today[0][1] + today[1][0] == 1.0
+    assert elo.predict([back, regular], now=None) == as_stored
+
+
+@properties
+@given(st.lists(ratings, min_size=2, max_size=6), st.floats(NOW - 400 * DAY, NOW + 400 * DAY))
+def test_predict_with_now_is_predict_of_the_inflated_ratings(players, now) -> None:
+    grown = [elo.inflate_for_inactivity(p, now) for p in players]
+    assert elo.predict(players, now=now) == elo.predict(grown)
+
+
+def test_a_partie_older_than_the_last_one_leaves_last_played_where_it_was() -> None:
+    latest = Rating(mu=1600.0, sigma=90.0, games=30, last_played=NOW)
+    newcomer = Rating()
+    earlier = Rating(mu=1450.0, sigma=120.0, games=8, last_played=NOW - 10 * DAY)
+    late_partie = NOW - 3 * DAY
+
+    after = elo.update([latest, newcomer, earlier], [10, 20, 30], now=late_partie)
+
+    assert after[0].last_played == NOW  # not moved back three days
+    assert after[1].last_played == late_partie
+    assert after[2].last_played == late_partie
+    assert after[0].sigma <= latest.sigma  # and no inactivity is invented for it
+
+
+@properties
+@given(tables(), st.one_of(st.none(), st.floats(NOW - 800 * DAY, NOW + 400 * DAY)))
+def test_update_never_moves_last_played_backwards(table, now) -> None:
+    players, totals = table
+    for before, after in zip(players, elo.update(players, totals, now), strict=True):
+        if before.last_played is not None:
+            assert after.last_played is not None and after.last_played >= before.last_played
+        if now is not None:
+            assert after.last_played is not None and after.last_played >= now
+        expected = [t for t in (before.last_played, now) if t is not None]
+        assert after.last_played == (max(expected) if expected else None)

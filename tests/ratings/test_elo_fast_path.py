@@ -51,7 +51,8 @@ def reference_update(
         change = elo._Q / precision * pair_weight * pull
         change = max(-params.max_change, min(params.max_change, change))
         sigma = max(params.min_sigma, math.sqrt(1.0 / precision))
-        played = now if now is not None else me.last_played
+        known = [t for t in (me.last_played, now) if t is not None]
+        played = max(known) if known else None  # never moved backwards
         result.append(
             Rating(mu=me.mu + change, sigma=sigma, games=me.games + 1, last_played=played)
         )

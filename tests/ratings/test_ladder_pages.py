@@ -95,7 +95,15 @@ def test_profile_best_and_worst_contract_compare_with_the_table():
     assert profile.worst.contract == "hundred"
 
 
-def test_collusion_page_is_staff_only_and_flags_a_colluding_pair(client):
+def moderator():
+    from django.contrib.auth.models import Group
+
+    user = UserFactory()
+    user.groups.add(Group.objects.get(name="moderators"))
+    return user
+
+
+def test_collusion_page_is_for_moderators_and_flags_a_colluding_pair(client):
     dumper, beneficiary = UserFactory.create_batch(2)
     fillers = UserFactory.create_batch(6)
     start = timezone.now() - dt.timedelta(days=10)
@@ -108,9 +116,12 @@ def test_collusion_page_is_staff_only_and_flags_a_colluding_pair(client):
             start + dt.timedelta(hours=i),
         )
     updates.apply_pending_ratings()
+    assert client.get(reverse("ratings:collusion")).status_code == 302  # to the login
     client.force_login(UserFactory())
-    assert client.get(reverse("ratings:collusion")).status_code == 302
+    assert client.get(reverse("ratings:collusion")).status_code == 403
     client.force_login(UserFactory(is_staff=True))
+    assert client.get(reverse("ratings:collusion")).status_code == 403
+    client.force_login(moderator())
     page = client.get(reverse("ratings:collusion")).content.decode()
     flagged = re.findall(r'<tr class="flagged"><td>(\w+)</td><td>(\w+)</td><td>(\d+)</td>', page)
     assert (beneficiary.username, dumper.username, "10") in flagged
@@ -123,7 +134,7 @@ def test_collusion_page_lists_same_ip_seats_at_ranked_tables(client):
     for i, user in enumerate(users):
         ranked_queue.join_queue(user, ip="203.0.113.7" if i < 2 else f"198.51.100.{i}", now=t0)
     (table,) = ranked_queue.form_ladder_tables(now=t0 + dt.timedelta(seconds=5))
-    client.force_login(UserFactory(is_staff=True))
+    client.force_login(moderator())
     page = client.get(reverse("ratings:collusion")).content.decode()
     assert f"#{table.pk}</a>: 203.0.113.7" in page
     assert ", ".join(sorted(u.username for u in users[:2])) in page
