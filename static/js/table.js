@@ -35,6 +35,15 @@ export const TRICK_CONTRACTS = new Set(CONTRACTS.slice(0, 4));
 // ------------------------------------------------------------------ pure state logic
 
 const SILENCE_MS = 5000;
+const DEAL_PAUSE_KEY = "rosbi.dealPauseSeconds";
+const DEFAULT_DEAL_PAUSE_SECONDS = 4;
+
+/** How long a finished deal stays on show: the player's choice, kept in this browser. */
+export function dealPauseMs() {
+  const stored = window.localStorage ? window.localStorage.getItem(DEAL_PAUSE_KEY) : null;
+  const seconds = stored === null ? DEFAULT_DEAL_PAUSE_SECONDS : Number(stored);
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : DEFAULT_DEAL_PAUSE_SECONDS * 1000;
+}
 
 function clone(value) {
   return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
@@ -224,6 +233,8 @@ class TableApp {
     this.syncing = false;
     this.moveCounter = 0;
     this.pendingMove = null;
+    this.dealResult = null; // a finished deal on show (holdDealResult)
+    this.heldFrames = [];
     this.closedForGood = false;
     this.chat = [];
     this.bindControls();
@@ -299,6 +310,9 @@ class TableApp {
   onFrame(frame) {
     switch (frame.type) {
       case "snapshot":
+        window.clearTimeout(this.dealResultTimer);
+        this.dealResult = null;
+        this.heldFrames = [];
         this.state = stateFromSnapshot(frame);
         this.syncing = false;
         this.pendingMove = null;
@@ -334,6 +348,11 @@ class TableApp {
       this.addChat(frame.event);
       return;
     }
+    // While a finished deal's result is on show, what follows waits its turn (in order).
+    if (this.dealResult) {
+      this.heldFrames.push(frame);
+      return;
+    }
     if (!this.state || frame.version === null || frame.version === undefined) return;
     if (frame.version <= this.state.version) return; // already applied (resent or replayed)
     if (frame.version !== this.state.version + 1) {
@@ -359,6 +378,7 @@ class TableApp {
       this.state = { ...this.state, version: frame.version };
     }
     const kind = frame.event && frame.event.kind;
+    if (kind === "deal_finished") this.holdDealResult(frame.event);
     if (kind === "owner_changed") this.showError(this.t("owner_changed", { name: frame.event.name }));
     if (kind === "table_closed") this.showError(this.t("table_closed"));
     const pending = this.pendingMove;
@@ -388,6 +408,13 @@ class TableApp {
 
   bindControls() {
     const root = this.root;
+    const pause = root.querySelector("[data-ref=deal-pause]");
+    if (pause) {
+      pause.value = String(dealPauseMs() / 1000);
+      pause.addEventListener("change", () => {
+        window.localStorage.setItem(DEAL_PAUSE_KEY, pause.value);
+      });
+    }
     this.refs.hand.addEventListener("click", (event) => {
       const button = event.target.closest("button[data-card]");
       if (!button || button.disabled) return;
@@ -499,6 +526,57 @@ class TableApp {
     el.dataset.state = kind;
   }
 
+  /**
+   * Keep a finished deal on the table for a while: who took what, the deal's penalties and
+   * the running totals, before the next deal replaces it (skippable; 0 s turns it off).
+   */
+  holdDealResult(event) {
+    const pause = dealPauseMs();
+    if (pause <= 0 || !this.state.deal) return;
+    this.dealResult = { event, deal: clone(this.state.deal) };
+    this.heldFrames = [];
+    window.clearTimeout(this.dealResultTimer);
+    this.dealResultTimer = window.setTimeout(() => this.releaseDealResult(), pause);
+  }
+
+  releaseDealResult() {
+    if (!this.dealResult) return;
+    window.clearTimeout(this.dealResultTimer);
+    this.dealResult = null;
+    const held = this.heldFrames;
+    this.heldFrames = [];
+    for (const frame of held) this.onEvent(frame);
+    this.render();
+  }
+
+  renderDealResult() {
+    const panel = this.refs["deal-result"];
+    if (!panel) return;
+    const shown = this.dealResult;
+    panel.hidden = !shown;
+    if (!shown) return;
+    const { event, deal } = shown;
+    const n = this.state.table.size;
+    const tricks = TRICK_CONTRACTS.has(deal.contract);
+    const rows = [...Array(n).keys()]
+      .map((seat) => {
+        const took = tricks && deal.tricks_won ? deal.tricks_won[seat] : "";
+        return (
+          `<tr class="${this.isMe(seat) ? "is-me" : ""}"><th scope="row">${escapeXml(this.seatName(seat))}</th>` +
+          `<td>${took}</td><td>${event.penalties[seat]}</td><td>${event.totals[seat]}</td></tr>`
+        );
+      })
+      .join("");
+    panel.innerHTML =
+      `<h3>${escapeXml(this.t("deal_over_title", { n: event.deal_number + 1, contract: this.t(`contract_${deal.contract}`) }))}</h3>` +
+      `<table class="score-sheet"><thead><tr><th scope="col"></th>` +
+      `<th scope="col">${escapeXml(tricks ? this.t("tricks_taken") : "")}</th>` +
+      `<th scope="col">${escapeXml(this.t("this_deal"))}</th><th scope="col">${escapeXml(this.t("total"))}</th>` +
+      `</tr></thead><tbody>${rows}</tbody></table>` +
+      `<button type="button" class="button big-touch" data-action="next-deal">${escapeXml(this.t("next_deal"))}</button>`;
+    panel.querySelector("[data-action=next-deal]").addEventListener("click", () => this.releaseDealResult());
+  }
+
   showHandMessage(message) {
     const el = this.refs["hand-message"];
     if (!el) return this.showError(message);
@@ -576,6 +654,7 @@ class TableApp {
     this.renderTurn();
     this.renderSheet();
     this.renderClock();
+    this.renderDealResult();
   }
 
   renderSeats() {
