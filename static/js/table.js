@@ -464,7 +464,9 @@ class TableApp {
     const keys = ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"];
     if (!keys.includes(event.key)) return;
     this.autoFocus = true;
-    const cards = [...this.refs.hand.querySelectorAll("button[data-card]:not([disabled])")];
+    const cards = [
+      ...this.refs.hand.querySelectorAll("button[data-card]:not([disabled]):not([aria-disabled=true])"),
+    ];
     if (!cards.length) return;
     event.preventDefault();
     let index = cards.indexOf(document.activeElement);
@@ -832,6 +834,8 @@ class TableApp {
       })
       .join("");
     this.refs.hand.classList.toggle("my-turn", legal.size > 0);
+    // The Hundred and the layout game have no tricks: no "last trick" to look at.
+    this.root.querySelector("[data-action=last-trick]").hidden = !TRICK_CONTRACTS.has(deal.contract);
     const pass = this.root.querySelector("[data-action=pass]");
     pass.hidden = !legal.has("pass");
     pass.disabled = waiting;

@@ -194,6 +194,9 @@ def test_whole_partie_against_three_bots(asgi_live_server, chromium, screenshot_
         if contract == "hundred" and "hundred" not in shots:
             page.screenshot(path=str(screenshot_dir / "table-hundred.png"))
             shots["hundred"] = 1
+        # "Last trick" only where there are tricks.
+        trick_game = contract not in ("hundred", "rosbiratschka")
+        assert page.locator("[data-action=last-trick]").is_visible() == trick_game
         if contract == "rosbiratschka" and not reloaded:
             # The frame dropped back in deal 4 was noticed as a gap and filled in by a sync:
             # the client is at the server's version.
