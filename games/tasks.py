@@ -8,10 +8,14 @@ actions queue tasks through ``games.queue`` (which names them), never by importi
 
 from __future__ import annotations
 
+import zoneinfo
+
 from celery import shared_task
 from django.conf import settings
 from django.core.mail import send_mail
 from django.urls import reverse
+from django.utils import formats, translation
+from django.utils.translation import gettext as _
 
 from games import bot_turns, clocks, handoff, queue
 from games.events import bot_think_seconds
@@ -67,12 +71,24 @@ def send_turn_email(table_id: int, seat: int, state_version: int) -> bool:
     if seat_row is None or seat_row.user is None or not seat_row.user.email:
         return False
     link = absolute_url(reverse("games:table", args=[table_id]))
+    profile = getattr(seat_row.user, "profile", None)
+    language = getattr(profile, "language", None) or settings.LANGUAGE_CODE
+    zone = zoneinfo.ZoneInfo(getattr(profile, "time_zone", None) or "UTC")
+    deadline = table.turn_deadline.astimezone(zone)
+    # In the player's language and time zone, whatever the worker's own settings.
+    with translation.override(language):
+        subject = _("Rosbi: your move at %(table)s") % {"table": table.name}
+        message = _(
+            "It is your turn at %(table)s. You have until %(deadline)s (%(zone)s) to play: %(link)s"
+        ) % {
+            "table": table.name,
+            "deadline": formats.date_format(deadline, "DATETIME_FORMAT"),
+            "zone": zone.key,
+            "link": link,
+        }
     send_mail(
-        subject=f"Rosbi: your move at {table.name}",
-        message=(
-            f"It is your turn at {table.name}. You have until "
-            f"{table.turn_deadline:%Y-%m-%d %H:%M} UTC to play: {link}"
-        ),
+        subject=subject,
+        message=message,
         from_email=settings.DEFAULT_FROM_EMAIL,
         recipient_list=[seat_row.user.email],
     )

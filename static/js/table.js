@@ -855,7 +855,10 @@ class TableApp {
       const winners = partie.places
         .map((p, seat) => (p === best ? this.seatName(seat) : null))
         .filter(Boolean);
-      el.textContent = this.t("winner", { name: winners.join(", ") });
+      el.textContent =
+        winners.length > 1
+          ? this.t("winners", { names: winners.join(", ") })
+          : this.t("winner", { name: winners[0] });
       return;
     }
     if (!deal || deal.turn === null || deal.turn === undefined) {

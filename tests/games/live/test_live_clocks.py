@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import datetime as dt
 import threading
+import zoneinfo
 
 import pytest
 from django.db import connection
 from django.utils import timezone
 
-from games import clocks, moves, selectors
+from games import clocks, lobby, moves, selectors
 from games.models import Seat, Table, TableEvent
 from tests.games.live.helpers import humans_table
 
@@ -147,6 +148,26 @@ def test_turn_based_tables_mail_the_player_on_turn(mailoutbox, settings):
     assert [m.to for m in mailoutbox] == [[on_turn.email]]
     assert "your move" in mailoutbox[0].subject
     assert f"https://rosbi.example/tables/{table.pk}/" in mailoutbox[0].body  # a link that works
+
+
+def test_the_turn_mail_speaks_the_players_language_and_time_zone(mailoutbox, settings):
+    from rosbi_platform.accounts.models import Profile
+
+    def german_in_tokyo(user):
+        Profile.objects.update_or_create(
+            user=user, defaults={"language": "de", "time_zone": "Asia/Tokyo"}
+        )
+
+    table, users = humans_table(3, seed=None, turn_seconds=86400)
+    for user in users:
+        german_in_tokyo(user)
+    lobby.start_table(table.pk, users[0], seed=2)
+    table.refresh_from_db()
+    mail = mailoutbox[-1]
+    assert mail.subject.startswith("Rosbi: Du bist am Zug")
+    deadline = table.turn_deadline.astimezone(zoneinfo.ZoneInfo("Asia/Tokyo"))
+    assert "(Asia/Tokyo)" in mail.body
+    assert f"{deadline:%H:%M}" in mail.body, "the deadline in the player's own zone"
 
 
 def test_a_bot_turn_whose_task_was_lost_is_picked_up_by_the_sweeper():
