@@ -1,6 +1,6 @@
 """Who sits where in one round, from the stored entries: Swiss (and duplicate) pools, the
 knockout bracket, the fixed schedule; written as ``RoundTable`` / ``RoundSeat`` / ``RoundBye``
-rows. Callers hold the round's lock (``tournaments.rounds``, ``tournaments.entries``)."""
+rows. Callers hold the event's and then the round's lock (``tournaments.common``)."""
 
 from __future__ import annotations
 
@@ -14,9 +14,12 @@ from tournaments.events import create_rounds
 from tournaments.models import Entry, Round, RoundBye, RoundSeat, RoundTable, Tournament
 
 
-def _eligible_entries(tournament: Tournament, round_number: int) -> list[Entry]:
+def _eligible_entries(
+    tournament: Tournament, round_number: int, leaving: int | None = None
+) -> list[Entry]:
     """Who plays this round: active entrants whose first round has come; with check-in in use
-    (a window or a state other than not-open) only the checked-in ones."""
+    (a window or a state other than not-open) only the checked-in ones; never ``leaving`` (an
+    entry being withdrawn in the same transaction)."""
     uses_check_in = (
         tournament.check_in_opens_at is not None
         or tournament.check_in != Tournament.Window.NOT_OPEN
@@ -33,6 +36,7 @@ def _eligible_entries(tournament: Tournament, round_number: int) -> list[Entry]:
         Entry.objects.filter(
             tournament=tournament, status__in=statuses, first_round__lte=round_number
         )
+        .exclude(pk=leaving)
         .select_related("user")
         .order_by("pk")
     )
@@ -141,10 +145,10 @@ def _fixed_tables(
 
 
 def _seating_for(
-    tournament: Tournament, round_: Round
+    tournament: Tournament, round_: Round, leaving: int | None = None
 ) -> tuple[list[tuple[list[int], bool]], list[int]]:
     """Tables (entry ids in seat order, physical or not) and byes of one round."""
-    entries = _eligible_entries(tournament, round_.number)
+    entries = _eligible_entries(tournament, round_.number, leaving)
     if tournament.format == Tournament.Format.KNOCKOUT:
         tables, byes = _knockout_tables(tournament, round_.number, entries)
         pools = [(tables, tournament.mode == Tournament.Mode.PHYSICAL)]
@@ -166,8 +170,8 @@ def _seating_for(
     return seated, byes
 
 
-def write_seating(tournament: Tournament, round_: Round) -> int:
-    seated, byes = _seating_for(tournament, round_)
+def write_seating(tournament: Tournament, round_: Round, leaving: int | None = None) -> int:
+    seated, byes = _seating_for(tournament, round_, leaving)
     duplicate = tournament.format == Tournament.Format.DUPLICATE
     for number, (players, physical) in enumerate(seated, start=1):
         table = RoundTable.objects.create(
@@ -197,8 +201,9 @@ def duplicate_table_seed(tournament_seed: str, round_number: int, table_size: in
     return seed & 0x7FFF_FFFF_FFFF_FFFF
 
 
-def rewrite_seating(round_: Round, tournament: Tournament) -> int:
-    """Seat a seated round again from the current entries: its tables and byes are replaced."""
+def rewrite_seating(round_: Round, tournament: Tournament, leaving: int | None = None) -> int:
+    """Seat a seated round again from the current entries (without ``leaving``, an entry being
+    withdrawn): its tables and byes are replaced. The caller holds the event and the round."""
     RoundTable.objects.filter(round=round_).delete()
     RoundBye.objects.filter(round=round_).delete()
-    return write_seating(tournament, round_)
+    return write_seating(tournament, round_, leaving)

@@ -16,7 +16,7 @@ from tournaments.common import (
     RECOMPUTE_STANDINGS_TASK,
     TournamentError,
     enqueue,
-    locked,
+    locked_round,
     log_action,
     require_manager,
 )
@@ -29,8 +29,7 @@ from tournaments.round_seating import rewrite_seating, write_seating
 def seat_round(round_id: int, by: Any = None) -> bool:
     """Seat a pending round (organisers may then re-seat it until it is released)."""
 
-    def work(round_: Round) -> bool:
-        tournament = Tournament.objects.get(pk=round_.tournament_id)
+    def work(tournament: Tournament, round_: Round) -> bool:
         require_manager(by, tournament)
         if round_.status != Round.Status.PENDING:
             return False
@@ -46,14 +45,13 @@ def seat_round(round_id: int, by: Any = None) -> bool:
         push_changed(tournament.pk)
         return True
 
-    return locked(Round, round_id, work)
+    return locked_round(round_id, work)
 
 
 def reseat_round(round_id: int, by: Any = None) -> bool:
     """Seat a seated round again from the current entries (withdrawals, late check-ins)."""
 
-    def work(round_: Round) -> bool:
-        tournament = Tournament.objects.get(pk=round_.tournament_id)
+    def work(tournament: Tournament, round_: Round) -> bool:
         require_manager(by, tournament)
         if round_.status != Round.Status.SEATED:
             raise TournamentError(_("Only a seated round that is not released can be re-seated."))
@@ -62,14 +60,13 @@ def reseat_round(round_id: int, by: Any = None) -> bool:
         push_changed(tournament.pk)
         return True
 
-    return locked(Round, round_id, work)
+    return locked_round(round_id, work)
 
 
 def start_round(round_id: int, by: Any = None) -> bool:
     """Release a seated round: open and start every online table (duplicate: shared seeds)."""
 
-    def work(round_: Round) -> bool:
-        tournament = Tournament.objects.get(pk=round_.tournament_id)
+    def work(tournament: Tournament, round_: Round) -> bool:
         require_manager(by, tournament)
         if round_.status != Round.Status.SEATED:
             return False
@@ -109,7 +106,7 @@ def start_round(round_id: int, by: Any = None) -> bool:
         push_changed(tournament.pk)
         return True
 
-    return locked(Round, round_id, work)
+    return locked_round(round_id, work)
 
 
 def handle_no_shows(round_id: int, now: dt.datetime | None = None) -> int:
@@ -118,8 +115,7 @@ def handle_no_shows(round_id: int, now: dt.datetime | None = None) -> int:
     organiser. Returns the number of no-shows."""
     now = now or timezone.now()
 
-    def work(round_: Round) -> int:
-        tournament = Tournament.objects.get(pk=round_.tournament_id)
+    def work(tournament: Tournament, round_: Round) -> int:
         if round_.status != Round.Status.STARTED or round_.no_shows_handled:
             return 0
         grace = dt.timedelta(minutes=tournament.no_show_grace_minutes)
@@ -156,19 +152,18 @@ def handle_no_shows(round_id: int, now: dt.datetime | None = None) -> int:
         round_.save(update_fields=["no_shows_handled"])
         return count
 
-    return locked(Round, round_id, work)
+    return locked_round(round_id, work)
 
 
 def finish_round(round_id: int, now: dt.datetime) -> bool:
     """Close a started round once every table has its result: standings in the same
     transaction, then the next round's time (interval scheduling) or the event is finished."""
 
-    def work(round_: Round) -> bool:
+    def work(tournament: Tournament, round_: Round) -> bool:
         if round_.status != Round.Status.STARTED:
             return False
         if round_.tables.exclude(status=RoundTable.Status.FINISHED).exists():
             return False
-        tournament = Tournament.objects.get(pk=round_.tournament_id)
         round_.status = Round.Status.FINISHED
         round_.finished_at = now
         round_.save(update_fields=["status", "finished_at"])
@@ -185,7 +180,7 @@ def finish_round(round_id: int, now: dt.datetime) -> bool:
         push_changed(tournament.pk)
         return True
 
-    return locked(Round, round_id, work)
+    return locked_round(round_id, work)
 
 
 def start_next_round(tournament_id: int, by: Any = None) -> bool:
@@ -207,8 +202,7 @@ def start_next_round(tournament_id: int, by: Any = None) -> bool:
 def reschedule_round(round_id: int, when: dt.datetime, by: Any = None) -> bool:
     """Move a round that has not started yet (round 1 moves the event's start with it)."""
 
-    def work(round_: Round) -> bool:
-        tournament = Tournament.objects.get(pk=round_.tournament_id)
+    def work(tournament: Tournament, round_: Round) -> bool:
         require_manager(by, tournament)
         if round_.status in (Round.Status.STARTED, Round.Status.FINISHED):
             raise TournamentError(_("This round has already started."))
@@ -221,4 +215,4 @@ def reschedule_round(round_id: int, when: dt.datetime, by: Any = None) -> bool:
         push_changed(tournament.pk)
         return True
 
-    return locked(Round, round_id, work)
+    return locked_round(round_id, work)
