@@ -9,7 +9,6 @@ round times of the event's form) that call them, and every one of them lands in 
 
 from __future__ import annotations
 
-import csv
 from typing import Any
 
 from django.contrib import admin, messages
@@ -17,7 +16,7 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from tournaments import entries, events, results, rounds, selectors
+from tournaments import entries, events, exports, results, rounds, selectors
 from tournaments.common import TournamentError, log_action
 from tournaments.models import AuditLog, Entry, PhysicalResult, Round, Standing, Tournament
 
@@ -197,52 +196,27 @@ class TournamentAdmin(_ClubScoped, admin.ModelAdmin):
 
     @admin.action(description=gettext_lazy("Export standings as CSV"))
     def export_standings_csv(self, request, queryset):
-        response = HttpResponse(content_type="text/csv; charset=utf-8")
-        response["Content-Disposition"] = 'attachment; filename="standings.csv"'
-        writer = csv.writer(response)
-        writer.writerow(
-            [
-                "tournament",
-                "rank",
-                "player",
-                "points",
-                "penalty",
-                "opponents_points",
-                "table_wins",
-                "rounds_played",
-                "rounds_absent",
-                "percent",
-            ]
-        )
-        for tournament in queryset:
-            log_action(tournament, request.user, "export_standings")
-            for row in selectors.standings_rows(tournament):
-                writer.writerow(
-                    [
-                        tournament.slug,
-                        row.rank,
-                        selectors.entry_name(row.entry),
-                        row.points,
-                        row.penalty,
-                        row.opponents_points,
-                        row.table_wins,
-                        row.rounds_played,
-                        row.rounds_absent,
-                        "" if row.percent is None else row.percent,
-                    ]
-                )
-        return response
+        return self._export(request, queryset, "standings")
 
     @admin.action(description=gettext_lazy("Export results as CSV"))
     def export_results_csv(self, request, queryset):
+        return self._export(request, queryset, "results")
+
+    def _export(self, request, queryset, what: str) -> HttpResponse:
+        """Every export goes through ``exports.write_csv`` (formula-safe cells)."""
         response = HttpResponse(content_type="text/csv; charset=utf-8")
-        response["Content-Disposition"] = 'attachment; filename="results.csv"'
-        writer = csv.writer(response)
-        writer.writerow(["tournament", "round", "table", "seat", "player", "total", "forfeit"])
-        for tournament in queryset:
-            log_action(tournament, request.user, "export_results")
-            for row in selectors.result_rows(tournament):
-                writer.writerow([tournament.slug, *row])
+        response["Content-Disposition"] = f'attachment; filename="{what}.csv"'
+        chosen = list(queryset)
+        for tournament in chosen:
+            log_action(tournament, request.user, f"export_{what}")
+        if what == "standings":
+            exports.write_csv(
+                response, exports.STANDINGS_HEADER, exports.standings_rows_for_export(chosen)
+            )
+        else:
+            exports.write_csv(
+                response, exports.RESULTS_HEADER, exports.result_rows_for_export(chosen)
+            )
         return response
 
 
