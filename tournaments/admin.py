@@ -101,12 +101,24 @@ class EntryInline(admin.TabularInline):
 
 @admin.register(Tournament)
 class TournamentAdmin(_ClubScoped, admin.ModelAdmin):
-    list_display = ["name", "club", "format", "mode", "starts_at", "status", "rounds"]
+    list_display = [
+        "name",
+        "club",
+        "format",
+        "mode",
+        "starts_at",
+        "status",
+        "hold_reason",
+        "rounds",
+    ]
+    readonly_fields = ["hold_reason"]
     list_filter = ["status", "format", "mode", "club"]
     search_fields = ["name"]
     prepopulated_fields = {"slug": ["name"]}
     inlines = [RoundInline, EntryInline]
     actions = [
+        "cancel_tournaments",
+        "start_with_fewer_players",
         "open_registration",
         "start_next_round",
         "reseat_next_round",
@@ -128,15 +140,20 @@ class TournamentAdmin(_ClubScoped, admin.ModelAdmin):
         events.save_tournament(obj, request.user, adding=not change)
 
     def save_formset(self, request, form, formset, change):
-        """Entries are read-only; a round's changed start time is a ``reschedule_round``."""
+        """Entries are read-only; a round's changed start time is a ``reschedule_round``, and
+        round 1's of an event waiting for a decision postpones it (``postpone_tournament``)."""
         if formset.model is not Round:
             return
         for round_form in formset.initial_forms:
             when = round_form.cleaned_data.get("scheduled_at")
             if "scheduled_at" not in round_form.changed_data or when is None:
                 continue
+            round_ = round_form.instance
             try:
-                rounds.reschedule_round(round_form.instance.pk, when, by=request.user)
+                if round_.number == 1 and form.instance.status == Tournament.Status.ON_HOLD:
+                    events.postpone_tournament(form.instance.pk, when, by=request.user)
+                else:
+                    rounds.reschedule_round(round_.pk, when, by=request.user)
             except TournamentError as error:
                 self.message_user(request, f"{round_form.instance}: {error}", messages.ERROR)
 
@@ -155,6 +172,24 @@ class TournamentAdmin(_ClubScoped, admin.ModelAdmin):
             total,
         )
         self.message_user(request, summary % {"label": label, "done": done, "total": total})
+
+    @admin.action(description=gettext_lazy("Cancel the event (players are told)"))
+    def cancel_tournaments(self, request, queryset):
+        self._each(
+            request,
+            queryset,
+            _("Event cancelled"),
+            lambda t: events.cancel_tournament(t.pk, by=request.user),
+        )
+
+    @admin.action(description=gettext_lazy("Start now with the players who are ready"))
+    def start_with_fewer_players(self, request, queryset):
+        self._each(
+            request,
+            queryset,
+            _("Event started"),
+            lambda t: rounds.start_with_fewer_players(t.pk, by=request.user),
+        )
 
     @admin.action(description=gettext_lazy("Open registration"))
     def open_registration(self, request, queryset):

@@ -42,6 +42,11 @@ def _eligible_entries(
     )
 
 
+def ready_player_count(tournament: Tournament, round_number: int = 1) -> int:
+    """How many entrants would be seated in this round now (checked in, where check-in is used)."""
+    return len(_eligible_entries(tournament, round_number))
+
+
 def _club_of(entry: Entry) -> str | None:
     club_id = (
         ClubMembership.objects.filter(user_id=entry.user_id)

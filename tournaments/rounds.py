@@ -17,13 +17,14 @@ from tournaments.common import (
     TournamentError,
     enqueue,
     locked_round,
+    locked_tournament,
     log_action,
     require_manager,
 )
 from tournaments.models import Entry, Round, RoundTable, Tournament
 from tournaments.notify import push_changed
 from tournaments.results import recompute_standings
-from tournaments.round_seating import rewrite_seating, write_seating
+from tournaments.round_seating import ready_player_count, rewrite_seating, write_seating
 
 
 def seat_round(round_id: int, by: Any = None) -> bool:
@@ -216,3 +217,28 @@ def reschedule_round(round_id: int, when: dt.datetime, by: Any = None) -> bool:
         return True
 
     return locked_round(round_id, work)
+
+
+def start_with_fewer_players(tournament_id: int, by: Any) -> bool:
+    """The organiser's decision for an event waiting at its start: play with the players who
+    are ready (at least three), seating and releasing round 1 now, in one transaction."""
+
+    def work(tournament: Tournament) -> bool:
+        require_manager(by, tournament)
+        if tournament.status not in (Tournament.Status.ON_HOLD, Tournament.Status.PLANNED):
+            raise TournamentError(_("Only an event that has not started can be started."))
+        if ready_player_count(tournament) < 3:
+            raise TournamentError(_("At least three players must be ready to play."))
+        first = Round.objects.get(tournament=tournament, number=1)
+        if first.status != Round.Status.PENDING:
+            raise TournamentError(_("This round has already started."))
+        reason = tournament.hold_reason
+        tournament.status = Tournament.Status.PLANNED
+        tournament.hold_reason = ""
+        tournament.save(update_fields=["status", "hold_reason"])
+        log_action(tournament, by, "start_with_fewer_players", reason=reason)
+        seat_round(first.pk, by)  # nested: the event's lock is held, then the round's
+        Round.objects.filter(pk=first.pk).update(scheduled_at=timezone.now())
+        return start_round(first.pk, by)
+
+    return locked_tournament(tournament_id, work)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import QuerySet
-from django.utils import timezone
+from django.utils import formats, timezone
 
 from games import selectors as games_selectors
 from rosbi_platform.accounts.models import Club, ClubMembership
@@ -402,6 +402,15 @@ def in_zone(moment: dt.datetime | None, zone: str) -> dt.datetime | None:
         return moment.astimezone(zoneinfo.ZoneInfo(zone))
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
         return moment
+
+
+def event_time_text(moment: dt.datetime | None, zone: str) -> str:
+    """A moment as people read it in ``zone`` (the zone is named next to it by the caller):
+    the date in the active language's format and the 24-hour time."""
+    local = in_zone(moment, zone)
+    if local is None:
+        return ""
+    return f"{formats.date_format(local, 'DATE_FORMAT')} {local:%H:%M}"
 
 
 def entry_of(tournament: Tournament, user: Any) -> Entry | None:

@@ -5,6 +5,8 @@ Views only translate requests into service calls and selector reads.
 
 from __future__ import annotations
 
+import datetime as dt
+import zoneinfo
 from typing import Any
 
 from django.contrib import messages
@@ -165,6 +167,11 @@ def tournament_action(request: HttpRequest, slug: str, action: str) -> HttpRespo
         "withdraw": lambda: entries.withdraw_entry(tournament.pk, user),
     }
     organiser_actions = {
+        "postpone": lambda: events.postpone_tournament(
+            tournament.pk, _posted_time(request, tournament), by=user
+        ),
+        "cancel": lambda: events.cancel_tournament(tournament.pk, by=user),
+        "start-with-fewer": lambda: rounds.start_with_fewer_players(tournament.pk, by=user),
         "open-registration": lambda: events.open_registration(tournament.pk, by=user),
         "close-registration": lambda: events.close_registration(tournament.pk, by=user),
         "open-check-in": lambda: events.open_check_in(tournament.pk, by=user),
@@ -184,6 +191,15 @@ def tournament_action(request: HttpRequest, slug: str, action: str) -> HttpRespo
     except TournamentError as error:
         messages.error(request, str(error))
     return redirect("tournaments:detail", slug=tournament.slug)
+
+
+def _posted_time(request: HttpRequest, tournament: Tournament) -> dt.datetime:
+    """The ``starts_at`` field (``YYYY-MM-DDTHH:MM``) read in the event's time zone."""
+    try:
+        naive = dt.datetime.fromisoformat(request.POST.get("starts_at", ""))
+    except ValueError as error:
+        raise TournamentError(_("Please give the new start as a date and a time.")) from error
+    return naive.replace(tzinfo=zoneinfo.ZoneInfo(tournament.time_zone))
 
 
 def _reseat_current(tournament: Tournament, user: Any) -> bool:
