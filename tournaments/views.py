@@ -69,12 +69,6 @@ def _page_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any
         "can_manage": selectors.can_manage(request.user, tournament),
         "event_zone": tournament.time_zone,
         "viewer_zone": viewer_zone,
-        "starts_event": selectors.in_zone(tournament.starts_at, tournament.time_zone),
-        "starts_viewer": selectors.in_zone(tournament.starts_at, viewer_zone),
-        "round_event": selectors.in_zone(shown.scheduled_at, tournament.time_zone)
-        if shown
-        else None,
-        "round_viewer": selectors.in_zone(shown.scheduled_at, viewer_zone) if shown else None,
         "notices": selectors.notices_for(request.user) if request.user.is_authenticated else [],
         "audit": selectors.audit_of(tournament, 20)
         if selectors.can_manage(request.user, tournament)
@@ -149,7 +143,6 @@ def print_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "tables": selectors.seating_of(round_),
             "byes": round_.byes.select_related("entry__user"),
             "contracts": [CONTRACT_NAMES[code] for code in CONTRACTS],
-            "starts": selectors.in_zone(round_.scheduled_at, tournament.time_zone),
         },
     )
 
