@@ -94,8 +94,13 @@ def _swiss_tables(
 
 def _knockout_tables(
     tournament: Tournament, round_number: int, entries: list[Entry]
-) -> tuple[list[list[int]], list[int]]:
+) -> tuple[list[list[int]], list[int], set[int]]:
+    """Round 1 seeds the field; later rounds seat the bracket's tables without the players who
+    have withdrawn since (the bracket scores them as a forfeit, the worst total). Only when that
+    would leave fewer than three at a table do they keep the seat, as a forfeit played by a bot
+    (online) — a Partie needs three. Returns (tables, byes, seats kept as forfeits)."""
     if round_number == 1:
+        Entry.objects.filter(tournament=tournament).update(seed_number=None)  # a re-seat
         lot = seating.seeded_rng(tournament.seed, 0, "knockout-seeds")
         keys = {e.pk: lot.random() for e in entries}
         if tournament.first_round == Tournament.FirstRound.RATING:
@@ -118,7 +123,17 @@ def _knockout_tables(
     ]
     if any(player is None for table in tables for player in table):
         raise TournamentError(_("The previous knockout round is not finished."))
-    return tables, []
+    active = {e.pk for e in entries}
+    seated: list[list[int]] = []
+    forfeits: set[int] = set()
+    for table in tables:
+        playing = [player for player in table if player in active]
+        if len(playing) >= 3:
+            seated.append(playing)
+        else:
+            seated.append(table)
+            forfeits.update(player for player in table if player not in active)
+    return seated, [], forfeits
 
 
 def _fixed_tables(
@@ -151,11 +166,12 @@ def _fixed_tables(
 
 def _seating_for(
     tournament: Tournament, round_: Round, leaving: int | None = None
-) -> tuple[list[tuple[list[int], bool]], list[int]]:
-    """Tables (entry ids in seat order, physical or not) and byes of one round."""
+) -> tuple[list[tuple[list[int], bool]], list[int], set[int]]:
+    """Tables (entry ids in seat order, physical or not), byes and forfeit seats of a round."""
     entries = _eligible_entries(tournament, round_.number, leaving)
+    forfeits: set[int] = set()
     if tournament.format == Tournament.Format.KNOCKOUT:
-        tables, byes = _knockout_tables(tournament, round_.number, entries)
+        tables, byes, forfeits = _knockout_tables(tournament, round_.number, entries)
         pools = [(tables, tournament.mode == Tournament.Mode.PHYSICAL)]
     elif tournament.format == Tournament.Format.FIXED:
         tables, byes = _fixed_tables(tournament, round_.number, entries)
@@ -172,11 +188,11 @@ def _seating_for(
     seated = [(table, physical) for tables, physical in pools for table in tables]
     if not seated:
         raise TournamentError(_("At least three players are needed to seat a round."))
-    return seated, byes
+    return seated, byes, forfeits
 
 
 def write_seating(tournament: Tournament, round_: Round, leaving: int | None = None) -> int:
-    seated, byes = _seating_for(tournament, round_, leaving)
+    seated, byes, forfeits = _seating_for(tournament, round_, leaving)
     duplicate = tournament.format == Tournament.Format.DUPLICATE
     for number, (players, physical) in enumerate(seated, start=1):
         table = RoundTable.objects.create(
@@ -192,7 +208,13 @@ def write_seating(tournament: Tournament, round_: Round, leaving: int | None = N
         )
         RoundSeat.objects.bulk_create(
             [
-                RoundSeat(table=table, round=round_, entry_id=entry_id, seat=seat)
+                RoundSeat(
+                    table=table,
+                    round=round_,
+                    entry_id=entry_id,
+                    seat=seat,
+                    forfeit=entry_id in forfeits,
+                )
                 for seat, entry_id in enumerate(players)
             ]
         )

@@ -92,6 +92,9 @@ def start_round(round_id: int, by: Any = None) -> bool:
                         game.pk, seat.entry.user, seat=seat.seat, invite=game.invite_code
                     )
                 lobby.start_table(game.pk, fill_with_bots=False, seed=table.deal_seed)
+                for seat in table.seats.all():
+                    if seat.forfeit:  # withdrawn, kept only so three can play: a bot plays
+                        lobby.leave_table(game.pk, seat.entry.user)
                 table.game_table = game
             table.status = RoundTable.Status.PLAYING
             table.save(update_fields=["game_table", "status"])

@@ -267,7 +267,35 @@ def compute_tournament_standings(tournament: Tournament) -> list[ComputedStandin
         return _ranked(
             ordered, lambda row: (round(percent.get(row.player, 0.0), 9), row.rank), percent
         )
+    if tournament.format == Tournament.Format.KNOCKOUT:
+        order = _knockout_order(tournament)
+        if order:
+            ordered = sorted(real, key=lambda row: order.get(row.player, (1, 0, 0.0, 0)))
+            return _ranked(ordered, lambda row: order.get(row.player, row.player), percent)
     return _ranked(real, lambda row: row.rank, percent)
+
+
+def _knockout_order(tournament: Tournament) -> dict[int, tuple]:
+    """A knockout's ranking comes from its bracket: who got further ranks higher; in the same
+    round by place at the table, then penalty, then seed (the bracket's own order), so the
+    champion is first and the final table follows in its order. Rounds still open rank their
+    players by seed (provisional)."""
+    bracket = knockout_bracket(tournament)
+    if bracket is None:
+        return {}
+    order: dict[int, tuple] = {}
+    for round_ in bracket.rounds:
+        for table in round_.tables:
+            for seat in table.seats:
+                if seat.player is None:
+                    continue
+                order[seat.player] = (
+                    -round_.number,
+                    seat.place if seat.place is not None else 0,
+                    seat.penalty if seat.place is not None else 0.0,
+                    seat.seed,
+                )
+    return order
 
 
 def _ranked(rows: list[StandingRow], key, percent: dict[int, float]) -> list[ComputedStanding]:
@@ -358,7 +386,15 @@ def knockout_config(tournament: Tournament) -> knockout.KnockoutConfig:
 
 
 def knockout_results(tournament: Tournament) -> list[dict[int, float]]:
-    """Per round, each seated entrant's total (forfeits last); stops at the first open round."""
+    """Per round, each seated entrant's total (forfeits last); stops at the first open round.
+
+    A seeded player who withdrew and so has no seat in a round counts as a forfeit there (the
+    bracket still holds their place; they can only go out)."""
+    withdrawn = set(
+        Entry.objects.filter(
+            tournament=tournament, status=Entry.Status.WITHDRAWN, seed_number__isnull=False
+        ).values_list("pk", flat=True)
+    )
     results: list[dict[int, float]] = []
     for round_ in Round.objects.filter(tournament=tournament).order_by("number"):
         seats = list(
@@ -368,9 +404,11 @@ def knockout_results(tournament: Tournament) -> list[dict[int, float]]:
         )
         if not seats:
             break
-        results.append(
-            {entry: (FORFEIT_TOTAL if forfeit else total) for entry, total, forfeit in seats}
-        )
+        totals = {entry: (FORFEIT_TOTAL if forfeit else total) for entry, total, forfeit in seats}
+        seated = set(RoundSeat.objects.filter(round=round_).values_list("entry_id", flat=True))
+        for entry in withdrawn - seated:
+            totals[entry] = FORFEIT_TOTAL
+        results.append(totals)
     return results
 
 
