@@ -31,23 +31,18 @@ def _next_unseated_round(tournament: Tournament) -> int | None:
 
 def register_entry(tournament_id: int, user: Any, *, plays_online: bool = True) -> Entry:
     """Enter ``user``: registration open, entry conditions met, capacity left; late entries
-    (after round 1 was seated) until ``late_entry_until_round`` and they count as checked in."""
+    (after round 1 was seated) until ``late_entry_until_round`` and they count as checked in.
+    Refused once check-in has closed before round 1 (the entry could never be seated)."""
 
     def work(tournament: Tournament) -> Entry:
-        if tournament.registration != Tournament.Window.OPEN:
-            raise TournamentError(_("Registration is not open."))
-        if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
-            raise TournamentError(_("This event is over."))
+        refusal = selectors.registration_refusal(tournament)
+        if refusal is not None:
+            raise TournamentError(refusal)
         started = Round.objects.filter(tournament=tournament).exclude(status=Round.Status.PENDING)
         first_round = 1
         late = started.exists()
         if late:
-            next_round = _next_unseated_round(tournament)
-            if next_round is None or next_round > tournament.late_entry_until_round:
-                raise TournamentError(_("Late entry has closed."))
-            if tournament.format in (Tournament.Format.KNOCKOUT, Tournament.Format.FIXED):
-                raise TournamentError(_("This format takes no late entries."))
-            first_round = next_round
+            first_round = _next_unseated_round(tournament) or 1
         if (
             tournament.members_only
             and not ClubMembership.objects.filter(club_id=tournament.club_id, user=user).exists()

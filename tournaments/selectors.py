@@ -345,7 +345,9 @@ def standings_rows(tournament: Tournament) -> QuerySet[Standing]:
 
 
 def standings_payload(tournament: Tournament) -> dict[str, Any]:
-    """The standings as the live page's JSON (pushed over the websocket after a recompute)."""
+    """The standings as the live page's JSON (pushed over the websocket after a recompute);
+    ``provisional`` marks players whose table is still playing the current round."""
+    provisional = provisional_entry_ids(tournament)
     return {
         "version": tournament.standings_version,
         "rows": [
@@ -357,6 +359,7 @@ def standings_payload(tournament: Tournament) -> dict[str, Any]:
                 "opponents_points": round(row.opponents_points, 2),
                 "table_wins": row.table_wins,
                 "percent": None if row.percent is None else round(row.percent, 1),
+                "provisional": row.entry_id in provisional,
             }
             for row in standings_rows(tournament)
         ],
@@ -449,6 +452,56 @@ def event_time_text(moment: dt.datetime | None, zone: str) -> str:
     if local is None:
         return ""
     return f"{formats.date_format(local, 'DATE_FORMAT')} {local:%H:%M}"
+
+
+def uses_check_in(tournament: Tournament) -> bool:
+    """Check-in is in use once it has a window or has been opened or closed by hand."""
+    return (
+        tournament.check_in_opens_at is not None
+        or tournament.check_in != Tournament.Window.NOT_OPEN
+    )
+
+
+def registration_refusal(tournament: Tournament) -> str | None:
+    """Why nobody new can register now (a sentence for people), or None when registration is
+    open to newcomers. The page shows "Register" only then; ``register_entry`` refuses with
+    the same sentence. After check-in has closed an entry could never be seated, so it is
+    refused (late entry, where the event allows it, starts with the next round instead)."""
+    from django.utils.translation import gettext as _
+
+    if tournament.registration != Tournament.Window.OPEN:
+        return _("Registration is not open.")
+    if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
+        return _("This event is over.")
+    started = Round.objects.filter(tournament=tournament).exclude(status=Round.Status.PENDING)
+    if started.exists():
+        next_round = (
+            Round.objects.filter(tournament=tournament, status=Round.Status.PENDING)
+            .order_by("number")
+            .values_list("number", flat=True)
+            .first()
+        )
+        if next_round is None or next_round > tournament.late_entry_until_round:
+            return _("Late entry has closed.")
+        if tournament.format in (Tournament.Format.KNOCKOUT, Tournament.Format.FIXED):
+            return _("This format takes no late entries.")
+        return None
+    if uses_check_in(tournament) and tournament.check_in == Tournament.Window.CLOSED:
+        return _(
+            "Check-in has closed, so a new entry could not play in this event. "
+            "Please ask the organisers."
+        )
+    return None
+
+
+def provisional_entry_ids(tournament: Tournament) -> set[int]:
+    """Players whose table in the round being played has not finished: their standings line
+    does not count that round yet, so its rank is provisional."""
+    return set(
+        RoundSeat.objects.filter(round__tournament=tournament, round__status=Round.Status.STARTED)
+        .exclude(table__status=RoundTable.Status.FINISHED)
+        .values_list("entry_id", flat=True)
+    )
 
 
 def entry_of(tournament: Tournament, user: Any) -> Entry | None:
