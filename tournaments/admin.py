@@ -108,10 +108,10 @@ class TournamentAdmin(_ClubScoped, admin.ModelAdmin):
         "mode",
         "starts_at",
         "status",
-        "hold_reason",
+        "waiting_because",
         "rounds",
     ]
-    readonly_fields = ["hold_reason"]
+    readonly_fields = ["waiting_because"]
     list_filter = ["status", "format", "mode", "club"]
     search_fields = ["name"]
     prepopulated_fields = {"slug": ["name"]}
@@ -126,6 +126,11 @@ class TournamentAdmin(_ClubScoped, admin.ModelAdmin):
         "export_standings_csv",
         "export_results_csv",
     ]
+
+    @admin.display(description=gettext_lazy("waiting because"))
+    def waiting_because(self, obj: Tournament) -> str:
+        """Why an event waits for the organiser's decision (empty otherwise)."""
+        return selectors.hold_reason_text(obj) if obj.status == Tournament.Status.ON_HOLD else ""
 
     def formfield_for_foreignkey(self, db_field, request, **kwargs):
         if db_field.name == "club" and not request.user.is_superuser:

@@ -121,17 +121,22 @@ def close_check_in(tournament_id: int, by: Any = None) -> bool:
 # --------------------------------------------------------------------------- the organiser decides
 
 
-def hold_tournament(tournament_id: int, reason: str) -> bool:
+def hold_tournament(tournament_id: int, reason: str, details: dict | None = None) -> bool:
     """The first round is due but cannot start (too few players ready): instead of cancelling,
     the event waits for the organiser's decision, with the reason on its page and in the admin;
-    organisers and registered players are told (after commit). False when not planned."""
+    organisers and registered players are told (after commit). False when not planned.
+
+    ``reason`` is stored as written (audit, admin); ``details`` (e.g. ``{"code": "too_few",
+    "ready": 2, "minimum": 3}``) lets ``selectors.hold_reason_text`` word it again in each
+    reader's language."""
 
     def work(tournament: Tournament) -> bool:
         if tournament.status != Tournament.Status.PLANNED:
             return False
         tournament.status = Tournament.Status.ON_HOLD
         tournament.hold_reason = reason[:300]
-        tournament.save(update_fields=["status", "hold_reason"])
+        tournament.hold_details = details or {}
+        tournament.save(update_fields=["status", "hold_reason", "hold_details"])
         log_action(tournament, None, "hold", reason=reason)
         enqueue(NOTIFY_EVENT_TASK, tournament.pk, "on_hold")
         push_changed(tournament.pk)
@@ -177,7 +182,7 @@ def postpone_tournament(tournament_id: int, when: dt.datetime, by: Any) -> bool:
             if round_.scheduled_at is not None:
                 round_.scheduled_at = when if round_.number == 1 else round_.scheduled_at + shift
                 round_.save(update_fields=["scheduled_at"])
-        fields = ["status", "hold_reason", "starts_at", "registration", "check_in"]
+        fields = ["status", "hold_reason", "hold_details", "starts_at", "registration", "check_in"]
         for name in ("registration_closes_at", "check_in_opens_at", "check_in_closes_at"):
             moment = getattr(tournament, name)
             if moment is not None:  # set relative to the start: they move with it
@@ -195,6 +200,7 @@ def postpone_tournament(tournament_id: int, when: dt.datetime, by: Any) -> bool:
         tournament.starts_at = when
         tournament.status = Tournament.Status.PLANNED
         tournament.hold_reason = ""
+        tournament.hold_details = {}
         tournament.save(update_fields=fields)
         log_action(
             tournament, by, "postpone_tournament", at=when.isoformat(), was=previous.isoformat()

@@ -86,6 +86,7 @@ class Tournament(models.Model):
     hold_reason = models.CharField(
         _("why the event waits for the organiser"), max_length=300, blank=True, editable=False
     )
+    hold_details = models.JSONField(default=dict, blank=True, editable=False)
     min_players = models.PositiveSmallIntegerField(
         _("fewest players to start"),
         default=3,

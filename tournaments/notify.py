@@ -99,11 +99,11 @@ def _event_message(tournament: Tournament, kind: str, organiser: bool) -> str:
         return _(
             "%(event)s needs your decision: %(reason)s Postpone it, cancel it or start with "
             "the players who are there."
-        ) % {"event": name, "reason": tournament.hold_reason}
+        ) % {"event": name, "reason": selectors.hold_reason_text(tournament)}
     if kind == "on_hold":
         return _(
             "%(event)s could not start: %(reason)s The organisers will decide; we will tell you."
-        ) % {"event": name, "reason": tournament.hold_reason}
+        ) % {"event": name, "reason": selectors.hold_reason_text(tournament)}
     if kind == "postponed":
         return _("%(event)s was postponed: it now starts %(when)s (%(zone)s).") % {
             "event": name,

@@ -238,7 +238,8 @@ def start_with_fewer_players(tournament_id: int, by: Any) -> bool:
         reason = tournament.hold_reason
         tournament.status = Tournament.Status.PLANNED
         tournament.hold_reason = ""
-        tournament.save(update_fields=["status", "hold_reason"])
+        tournament.hold_details = {}
+        tournament.save(update_fields=["status", "hold_reason", "hold_details"])
         log_action(tournament, by, "start_with_fewer_players", reason=reason)
         seat_round(first.pk, by)  # nested: the event's lock is held, then the round's
         Round.objects.filter(pk=first.pk).update(scheduled_at=timezone.now())

@@ -64,6 +64,7 @@ def _round_step(tournament: Tournament, round_: Round, now: dt.datetime) -> bool
                     tournament.pk,
                     _("Only %(ready)s players are ready to play; at least %(minimum)s are needed.")
                     % {"ready": ready, "minimum": minimum},
+                    {"code": "too_few", "ready": ready, "minimum": minimum},
                 )
         try:
             return seat_round(round_.pk)

@@ -42,11 +42,16 @@ FORFEIT_TOTAL = 10**6  # a knockout forfeit always places last at its table
 
 
 def list_upcoming_tournaments(limit: int | None = None) -> QuerySet[Tournament]:
-    """Planned or running tournaments that start from today on, soonest first."""
+    """Planned, waiting (for the organiser's decision) or running tournaments that start from
+    today on, soonest first."""
     start_of_today = timezone.localtime().replace(hour=0, minute=0, second=0, microsecond=0)
     tournaments = (
         Tournament.objects.filter(
-            status__in=[Tournament.Status.PLANNED, Tournament.Status.RUNNING],
+            status__in=[
+                Tournament.Status.PLANNED,
+                Tournament.Status.ON_HOLD,
+                Tournament.Status.RUNNING,
+            ],
             starts_at__gte=start_of_today,
         )
         .select_related("club")
@@ -492,6 +497,20 @@ def registration_refusal(tournament: Tournament) -> str | None:
             "Please ask the organisers."
         )
     return None
+
+
+def hold_reason_text(tournament: Tournament) -> str:
+    """Why the event waits for its organiser, in the active language where it is one of the
+    scheduler's own reasons (otherwise as stored)."""
+    from django.utils.translation import gettext as _
+
+    details = tournament.hold_details or {}
+    if details.get("code") == "too_few":
+        return _("Only %(ready)s players are ready to play; at least %(minimum)s are needed.") % {
+            "ready": details.get("ready"),
+            "minimum": details.get("minimum"),
+        }
+    return tournament.hold_reason
 
 
 def provisional_entry_ids(tournament: Tournament) -> set[int]:

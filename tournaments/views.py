@@ -78,6 +78,7 @@ def _page_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any
         "registration_open": registration_open,
         "registration_label": _registration_label(tournament, registration_open),
         "provisional": selectors.provisional_entry_ids(tournament),
+        "hold_reason": selectors.hold_reason_text(tournament),
     }
 
 

@@ -70,6 +70,8 @@ def test_too_few_players_at_the_start_put_the_event_on_hold_not_cancelled(eager_
     body = client.get(reverse("tournaments:detail", args=[tournament.slug])).content.decode()
     for action in ("postpone", "cancel", "start-with-fewer"):
         assert f"/{tournament.slug}/{action}/" in body
+    listing = client.get(reverse("tournaments:list")).content.decode()
+    assert tournament.name in listing and "Waiting for the organiser" in listing
     admin_list = client.get(reverse("admin:tournaments_tournament_changelist")).content.decode()
     assert "Waiting for the organiser" in admin_list and tournament.hold_reason in admin_list
 
