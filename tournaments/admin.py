@@ -9,7 +9,6 @@ round times of the event's form) that call them, and every one of them lands in 
 
 from __future__ import annotations
 
-import csv
 from typing import Any
 
 from django.contrib import admin, messages
@@ -17,7 +16,7 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from tournaments import entries, events, results, rounds, selectors
+from tournaments import entries, events, exports, results, rounds, selectors
 from tournaments.common import TournamentError, log_action
 from tournaments.models import AuditLog, Entry, PhysicalResult, Round, Standing, Tournament
 
@@ -102,12 +101,24 @@ class EntryInline(admin.TabularInline):
 
 @admin.register(Tournament)
 class TournamentAdmin(_ClubScoped, admin.ModelAdmin):
-    list_display = ["name", "club", "format", "mode", "starts_at", "status", "rounds"]
+    list_display = [
+        "name",
+        "club",
+        "format",
+        "mode",
+        "starts_at",
+        "status",
+        "waiting_because",
+        "rounds",
+    ]
+    readonly_fields = ["waiting_because"]
     list_filter = ["status", "format", "mode", "club"]
     search_fields = ["name"]
     prepopulated_fields = {"slug": ["name"]}
     inlines = [RoundInline, EntryInline]
     actions = [
+        "cancel_tournaments",
+        "start_with_fewer_players",
         "open_registration",
         "start_next_round",
         "reseat_next_round",
@@ -115,6 +126,11 @@ class TournamentAdmin(_ClubScoped, admin.ModelAdmin):
         "export_standings_csv",
         "export_results_csv",
     ]
+
+    @admin.display(description=gettext_lazy("waiting because"))
+    def waiting_because(self, obj: Tournament) -> str:
+        """Why an event waits for the organiser's decision (empty otherwise)."""
+        return selectors.hold_reason_text(obj) if obj.status == Tournament.Status.ON_HOLD else ""
 
     def formfield_for_foreignkey(self, db_field, request, **kwargs):
         if db_field.name == "club" and not request.user.is_superuser:
@@ -129,15 +145,20 @@ class TournamentAdmin(_ClubScoped, admin.ModelAdmin):
         events.save_tournament(obj, request.user, adding=not change)
 
     def save_formset(self, request, form, formset, change):
-        """Entries are read-only; a round's changed start time is a ``reschedule_round``."""
+        """Entries are read-only; a round's changed start time is a ``reschedule_round``, and
+        round 1's of an event waiting for a decision postpones it (``postpone_tournament``)."""
         if formset.model is not Round:
             return
         for round_form in formset.initial_forms:
             when = round_form.cleaned_data.get("scheduled_at")
             if "scheduled_at" not in round_form.changed_data or when is None:
                 continue
+            round_ = round_form.instance
             try:
-                rounds.reschedule_round(round_form.instance.pk, when, by=request.user)
+                if round_.number == 1 and form.instance.status == Tournament.Status.ON_HOLD:
+                    events.postpone_tournament(form.instance.pk, when, by=request.user)
+                else:
+                    rounds.reschedule_round(round_.pk, when, by=request.user)
             except TournamentError as error:
                 self.message_user(request, f"{round_form.instance}: {error}", messages.ERROR)
 
@@ -156,6 +177,24 @@ class TournamentAdmin(_ClubScoped, admin.ModelAdmin):
             total,
         )
         self.message_user(request, summary % {"label": label, "done": done, "total": total})
+
+    @admin.action(description=gettext_lazy("Cancel the event (players are told)"))
+    def cancel_tournaments(self, request, queryset):
+        self._each(
+            request,
+            queryset,
+            _("Event cancelled"),
+            lambda t: events.cancel_tournament(t.pk, by=request.user),
+        )
+
+    @admin.action(description=gettext_lazy("Start now with the players who are ready"))
+    def start_with_fewer_players(self, request, queryset):
+        self._each(
+            request,
+            queryset,
+            _("Event started"),
+            lambda t: rounds.start_with_fewer_players(t.pk, by=request.user),
+        )
 
     @admin.action(description=gettext_lazy("Open registration"))
     def open_registration(self, request, queryset):
@@ -197,52 +236,27 @@ class TournamentAdmin(_ClubScoped, admin.ModelAdmin):
 
     @admin.action(description=gettext_lazy("Export standings as CSV"))
     def export_standings_csv(self, request, queryset):
-        response = HttpResponse(content_type="text/csv; charset=utf-8")
-        response["Content-Disposition"] = 'attachment; filename="standings.csv"'
-        writer = csv.writer(response)
-        writer.writerow(
-            [
-                "tournament",
-                "rank",
-                "player",
-                "points",
-                "penalty",
-                "opponents_points",
-                "table_wins",
-                "rounds_played",
-                "rounds_absent",
-                "percent",
-            ]
-        )
-        for tournament in queryset:
-            log_action(tournament, request.user, "export_standings")
-            for row in selectors.standings_rows(tournament):
-                writer.writerow(
-                    [
-                        tournament.slug,
-                        row.rank,
-                        selectors.entry_name(row.entry),
-                        row.points,
-                        row.penalty,
-                        row.opponents_points,
-                        row.table_wins,
-                        row.rounds_played,
-                        row.rounds_absent,
-                        "" if row.percent is None else row.percent,
-                    ]
-                )
-        return response
+        return self._export(request, queryset, "standings")
 
     @admin.action(description=gettext_lazy("Export results as CSV"))
     def export_results_csv(self, request, queryset):
+        return self._export(request, queryset, "results")
+
+    def _export(self, request, queryset, what: str) -> HttpResponse:
+        """Every export goes through ``exports.write_csv`` (formula-safe cells)."""
         response = HttpResponse(content_type="text/csv; charset=utf-8")
-        response["Content-Disposition"] = 'attachment; filename="results.csv"'
-        writer = csv.writer(response)
-        writer.writerow(["tournament", "round", "table", "seat", "player", "total", "forfeit"])
-        for tournament in queryset:
-            log_action(tournament, request.user, "export_results")
-            for row in selectors.result_rows(tournament):
-                writer.writerow([tournament.slug, *row])
+        response["Content-Disposition"] = f'attachment; filename="{what}.csv"'
+        chosen = list(queryset)
+        for tournament in chosen:
+            log_action(tournament, request.user, f"export_{what}")
+        if what == "standings":
+            exports.write_csv(
+                response, exports.STANDINGS_HEADER, exports.standings_rows_for_export(chosen)
+            )
+        else:
+            exports.write_csv(
+                response, exports.RESULTS_HEADER, exports.result_rows_for_export(chosen)
+            )
         return response
 
 

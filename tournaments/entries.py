@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import contextlib
+from dataclasses import dataclass
 from typing import Any
 
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games import lobby
+from games.events import ServiceError
 from rosbi_platform.accounts.models import ClubMembership
 from tournaments import selectors
-from tournaments.common import TournamentError, locked, log_action, require_manager
-from tournaments.models import Entry, Round, RoundSeat, Tournament
+from tournaments.common import TournamentError, lock_row, locked, log_action, require_manager
+from tournaments.models import Entry, Round, RoundSeat, RoundTable, Tournament
 from tournaments.notify import push_changed
 from tournaments.round_seating import rewrite_seating
 
@@ -26,23 +31,18 @@ def _next_unseated_round(tournament: Tournament) -> int | None:
 
 def register_entry(tournament_id: int, user: Any, *, plays_online: bool = True) -> Entry:
     """Enter ``user``: registration open, entry conditions met, capacity left; late entries
-    (after round 1 was seated) until ``late_entry_until_round`` and they count as checked in."""
+    (after round 1 was seated) until ``late_entry_until_round`` and they count as checked in.
+    Refused once check-in has closed before round 1 (the entry could never be seated)."""
 
     def work(tournament: Tournament) -> Entry:
-        if tournament.registration != Tournament.Window.OPEN:
-            raise TournamentError(_("Registration is not open."))
-        if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
-            raise TournamentError(_("This event is over."))
+        refusal = selectors.registration_refusal(tournament)
+        if refusal is not None:
+            raise TournamentError(refusal)
         started = Round.objects.filter(tournament=tournament).exclude(status=Round.Status.PENDING)
         first_round = 1
         late = started.exists()
         if late:
-            next_round = _next_unseated_round(tournament)
-            if next_round is None or next_round > tournament.late_entry_until_round:
-                raise TournamentError(_("Late entry has closed."))
-            if tournament.format in (Tournament.Format.KNOCKOUT, Tournament.Format.FIXED):
-                raise TournamentError(_("This format takes no late entries."))
-            first_round = next_round
+            first_round = _next_unseated_round(tournament) or 1
         if (
             tournament.members_only
             and not ClubMembership.objects.filter(club_id=tournament.club_id, user=user).exists()
@@ -124,28 +124,79 @@ def check_in(tournament_id: int, user: Any, by: Any = None) -> Entry:
     return locked(Tournament, tournament_id, work)
 
 
-def withdraw_entry(tournament_id: int, user: Any, by: Any = None) -> Entry:
-    """Withdraw (the player, or an organiser for them); a seated, unreleased round is re-seated."""
+@dataclass(frozen=True)
+class Withdrawal:
+    """What a withdrawal did: the entry, the seated (unreleased) round seated again without the
+    player, and the released round whose seat went to a bot as a forfeit (each or neither)."""
 
-    def work(tournament: Tournament) -> Entry:
+    entry: Entry
+    reseated_round: int | None = None
+    forfeited_round: int | None = None
+    already_withdrawn: bool = False
+
+
+def _forfeit_seat(round_: Round, entry: Entry) -> bool:
+    """The player's seat in a released round: a bot plays it on (online) and it scores as a
+    forfeit, as for a no-show. A finished table keeps its result. Called holding the event and
+    the round; ``lobby.leave_table`` then locks the game table (the lock order)."""
+    seat = RoundSeat.objects.select_related("table").filter(round=round_, entry=entry).first()
+    if seat is None or seat.forfeit or seat.table.status == RoundTable.Status.FINISHED:
+        return False
+    if seat.table.game_table_id is not None:
+        # Already gone from the live table (a bot plays the seat): nothing left to hand over.
+        with contextlib.suppress(ServiceError):
+            lobby.leave_table(seat.table.game_table_id, entry.user)
+    seat.forfeit = True
+    seat.save(update_fields=["forfeit"])
+    return True
+
+
+def withdraw_entry(tournament_id: int, user: Any, by: Any = None) -> Withdrawal:
+    """Withdraw (the player, or an organiser for them) from every round not yet played.
+
+    Under the event's lock and then each affected round's (one lock order, see
+    ``tournaments.common``): a seated round that is not released is seated again without the
+    player; in a released (playing) round the player's seat goes to a bot and is scored as a
+    forfeit. So a withdrawal racing the release has one outcome, whichever comes first."""
+
+    def work(tournament: Tournament) -> Withdrawal:
         if by is not None and by != user:
             require_manager(by, tournament)
         entry = Entry.objects.filter(tournament=tournament, user=user).first()
         if entry is None:
             raise TournamentError(_("There is no such entry."))
         if entry.status == Entry.Status.WITHDRAWN:
-            return entry
+            return Withdrawal(entry, already_withdrawn=True)
+        reseated = forfeited = None
+        live = (
+            Round.objects.filter(
+                tournament=tournament, status__in=[Round.Status.SEATED, Round.Status.STARTED]
+            )
+            .filter(Q(seats__entry=entry) | Q(byes__entry=entry))
+            .order_by("number")
+            .values_list("pk", flat=True)
+            .distinct()
+        )
+        for round_id in list(live):
+            round_ = lock_row(Round, round_id)
+            if round_.status == Round.Status.SEATED:
+                rewrite_seating(round_, tournament, leaving=entry.pk)
+                reseated = round_.number
+            elif round_.status == Round.Status.STARTED and _forfeit_seat(round_, entry):
+                forfeited = round_.number
         entry.status = Entry.Status.WITHDRAWN
         entry.withdrawn_at = timezone.now()
         entry.save(update_fields=["status", "withdrawn_at"])
-        log_action(tournament, by or user, "withdraw_entry", entry=entry.pk)
-        seated = Round.objects.filter(
-            tournament=tournament, status=Round.Status.SEATED, seats__entry=entry
-        ).first()
-        if seated is not None:
-            rewrite_seating(seated, tournament)
+        log_action(
+            tournament,
+            by or user,
+            "withdraw_entry",
+            entry=entry.pk,
+            reseated_round=reseated,
+            forfeited_round=forfeited,
+        )
         push_changed(tournament.pk)
-        return entry
+        return Withdrawal(entry, reseated_round=reseated, forfeited_round=forfeited)
 
     return locked(Tournament, tournament_id, work)
 

@@ -8,10 +8,19 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournaments import selectors
-from tournaments.common import TournamentError, locked, log_action, require_manager
+from tournaments.common import (
+    NOTIFY_EVENT_TASK,
+    TournamentError,
+    enqueue,
+    lock_row,
+    locked,
+    log_action,
+    require_manager,
+)
 from tournaments.models import Round, Tournament
 from tournaments.notify import push_changed
 
@@ -107,3 +116,117 @@ def open_check_in(tournament_id: int, by: Any = None) -> bool:
 
 def close_check_in(tournament_id: int, by: Any = None) -> bool:
     return set_window(tournament_id, "check_in", Tournament.Window.CLOSED, by)
+
+
+# --------------------------------------------------------------------------- the organiser decides
+
+
+def hold_tournament(tournament_id: int, reason: str, details: dict | None = None) -> bool:
+    """The first round is due but cannot start (too few players ready): instead of cancelling,
+    the event waits for the organiser's decision, with the reason on its page and in the admin;
+    organisers and registered players are told (after commit). False when not planned.
+
+    ``reason`` is stored as written (audit, admin); ``details`` (e.g. ``{"code": "too_few",
+    "ready": 2, "minimum": 3}``) lets ``selectors.hold_reason_text`` word it again in each
+    reader's language."""
+
+    def work(tournament: Tournament) -> bool:
+        if tournament.status != Tournament.Status.PLANNED:
+            return False
+        tournament.status = Tournament.Status.ON_HOLD
+        tournament.hold_reason = reason[:300]
+        tournament.hold_details = details or {}
+        tournament.save(update_fields=["status", "hold_reason", "hold_details"])
+        log_action(tournament, None, "hold", reason=reason)
+        enqueue(NOTIFY_EVENT_TASK, tournament.pk, "on_hold")
+        push_changed(tournament.pk)
+        return True
+
+    return locked(Tournament, tournament_id, work)
+
+
+def _window_after_postponing(state: str, opens: dt.datetime | None, closes: dt.datetime | None):
+    """A window's state for the shifted times: closed once its close time has passed, not open
+    before its open time, otherwise open again (a window never used stays not open)."""
+    now = timezone.now()
+    if closes is not None and closes <= now:
+        return Tournament.Window.CLOSED
+    if opens is not None and opens > now:
+        return Tournament.Window.NOT_OPEN
+    if opens is None and state == Tournament.Window.NOT_OPEN:
+        return state
+    return Tournament.Window.OPEN
+
+
+def postpone_tournament(tournament_id: int, when: dt.datetime, by: Any) -> bool:
+    """Move an event that has not started (planned or waiting for a decision) to ``when``: the
+    rounds with fixed times, the registration close and the check-in times move with it (the
+    registration opening stays), windows open again where their times say so, and the
+    registered players are told."""
+
+    def work(tournament: Tournament) -> bool:
+        require_manager(by, tournament)
+        if tournament.status not in (Tournament.Status.PLANNED, Tournament.Status.ON_HOLD):
+            raise TournamentError(_("Only an event that has not started can be postponed."))
+        if when <= timezone.now():
+            raise TournamentError(_("The new start must be in the future."))
+        if (
+            Round.objects.filter(tournament=tournament)
+            .exclude(status=Round.Status.PENDING)
+            .exists()
+        ):
+            raise TournamentError(_("Only an event that has not started can be postponed."))
+        shift = when - tournament.starts_at
+        for round_ in Round.objects.filter(tournament=tournament).order_by("number"):
+            round_ = lock_row(Round, round_.pk)  # the lock order: event, then rounds
+            if round_.scheduled_at is not None:
+                round_.scheduled_at = when if round_.number == 1 else round_.scheduled_at + shift
+                round_.save(update_fields=["scheduled_at"])
+        fields = ["status", "hold_reason", "hold_details", "starts_at", "registration", "check_in"]
+        for name in ("registration_closes_at", "check_in_opens_at", "check_in_closes_at"):
+            moment = getattr(tournament, name)
+            if moment is not None:  # set relative to the start: they move with it
+                setattr(tournament, name, moment + shift)
+                fields.append(name)
+        tournament.registration = _window_after_postponing(
+            tournament.registration,
+            tournament.registration_opens_at,
+            tournament.registration_closes_at,
+        )
+        tournament.check_in = _window_after_postponing(
+            tournament.check_in, tournament.check_in_opens_at, tournament.check_in_closes_at
+        )
+        previous = tournament.starts_at
+        tournament.starts_at = when
+        tournament.status = Tournament.Status.PLANNED
+        tournament.hold_reason = ""
+        tournament.hold_details = {}
+        tournament.save(update_fields=fields)
+        log_action(
+            tournament, by, "postpone_tournament", at=when.isoformat(), was=previous.isoformat()
+        )
+        enqueue(NOTIFY_EVENT_TASK, tournament.pk, "postponed")
+        push_changed(tournament.pk)
+        return True
+
+    return locked(Tournament, tournament_id, work)
+
+
+def cancel_tournament(tournament_id: int, by: Any) -> bool:
+    """Cancel an event that has not started (planned or waiting for a decision); its players
+    and organisers are told. False when it is already cancelled."""
+
+    def work(tournament: Tournament) -> bool:
+        require_manager(by, tournament)
+        if tournament.status == Tournament.Status.CANCELLED:
+            return False
+        if tournament.status not in (Tournament.Status.PLANNED, Tournament.Status.ON_HOLD):
+            raise TournamentError(_("Only an event that has not started can be cancelled."))
+        tournament.status = Tournament.Status.CANCELLED
+        tournament.save(update_fields=["status"])
+        log_action(tournament, by, "cancel_tournament", reason=tournament.hold_reason)
+        enqueue(NOTIFY_EVENT_TASK, tournament.pk, "cancelled")
+        push_changed(tournament.pk)
+        return True
+
+    return locked(Tournament, tournament_id, work)

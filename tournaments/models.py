@@ -14,6 +14,7 @@ import zoneinfo
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.validators import MinValueValidator
 from django.db import models
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -41,6 +42,7 @@ def validate_time_zone(value: str) -> None:
 class Tournament(models.Model):
     class Status(models.TextChoices):
         PLANNED = "planned", _("Planned")
+        ON_HOLD = "on_hold", _("Waiting for the organiser's decision")
         RUNNING = "running", _("Running")
         FINISHED = "finished", _("Finished")
         CANCELLED = "cancelled", _("Cancelled")
@@ -80,6 +82,19 @@ class Tournament(models.Model):
     starts_at = models.DateTimeField(_("starts at"))
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.PLANNED
+    )
+    hold_reason = models.CharField(
+        _("why the event waits for the organiser"), max_length=300, blank=True, editable=False
+    )
+    hold_details = models.JSONField(default=dict, blank=True, editable=False)
+    min_players = models.PositiveSmallIntegerField(
+        _("fewest players to start"),
+        default=3,
+        validators=[MinValueValidator(3)],
+        help_text=_(
+            "With fewer ready at the start the event waits for the organiser's decision "
+            "(postpone, cancel or start with the players who are there)."
+        ),
     )
     table_size = models.PositiveSmallIntegerField(_("players per table"), default=4)
     rounds = models.PositiveSmallIntegerField(_("rounds"), default=3)
@@ -399,15 +414,18 @@ class Standing(models.Model):
 
 class Notice(models.Model):
     """In-app reminder ("your table is ready"); unique per user, table and kind, so a retried
-    task never reminds (or e-mails) twice."""
+    task never reminds (or e-mails) twice. Notices about the whole event (on hold, postponed,
+    cancelled) have no table."""
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournament_notices"
     )
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="notices")
-    table = models.ForeignKey(RoundTable, on_delete=models.CASCADE, related_name="notices")
+    table = models.ForeignKey(
+        RoundTable, on_delete=models.CASCADE, null=True, blank=True, related_name="notices"
+    )
     kind = models.CharField(max_length=20, default="table_ready")
-    message = models.CharField(max_length=200)
+    message = models.CharField(max_length=400)
     url = models.CharField(max_length=200)
     created = models.DateTimeField(auto_now_add=True)
     emailed_at = models.DateTimeField(null=True, blank=True)

@@ -1,4 +1,5 @@
-"""Telling people: the live page's websocket push and the "your table is ready" reminders."""
+"""Telling people: the live page's websocket push, the "your table is ready" reminders and
+what became of the event (waiting for the organiser, postponed, cancelled)."""
 
 from __future__ import annotations
 
@@ -13,9 +14,10 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from games.broadcast import send_to_group
+from rosbi_platform.accounts.models import ClubMembership
 from rosbi_platform.links import absolute_url
 from tournaments import selectors
-from tournaments.models import Notice, Round, RoundTable, Tournament
+from tournaments.models import Entry, Notice, Round, RoundTable, Tournament
 
 
 def push_to_page(tournament_id: int, message: dict[str, Any]) -> None:
@@ -84,4 +86,66 @@ def notify_table_ready(round_id: int) -> int:
                 )
                 Notice.objects.filter(pk=notice.pk).update(emailed_at=timezone.now())
             sent += 1
+    return sent
+
+
+EVENT_NOTICE_KINDS = ("on_hold", "postponed", "cancelled")
+
+
+def _event_message(tournament: Tournament, kind: str, organiser: bool) -> str:
+    """The sentence for one recipient, in the active language."""
+    name = tournament.name
+    if kind == "on_hold" and organiser:
+        return _(
+            "%(event)s needs your decision: %(reason)s Postpone it, cancel it or start with "
+            "the players who are there."
+        ) % {"event": name, "reason": selectors.hold_reason_text(tournament)}
+    if kind == "on_hold":
+        return _(
+            "%(event)s could not start: %(reason)s The organisers will decide; we will tell you."
+        ) % {"event": name, "reason": selectors.hold_reason_text(tournament)}
+    if kind == "postponed":
+        return _("%(event)s was postponed: it now starts %(when)s (%(zone)s).") % {
+            "event": name,
+            "when": selectors.event_time_text(tournament.starts_at, tournament.time_zone),
+            "zone": tournament.time_zone,
+        }
+    return _("%(event)s was cancelled by the organisers.") % {"event": name}
+
+
+def notify_event(tournament_id: int, kind: str) -> int:
+    """Notice and e-mail to every registered (not withdrawn) player, and for "on hold" and
+    "cancelled" also to the club's organisers, each in their own language."""
+    if kind not in EVENT_NOTICE_KINDS:
+        raise ValueError(kind)
+    tournament = Tournament.objects.get(pk=tournament_id)
+    players = {
+        entry.user: False
+        for entry in Entry.objects.filter(tournament=tournament)
+        .exclude(status=Entry.Status.WITHDRAWN)
+        .select_related("user__profile")
+    }
+    if kind in ("on_hold", "cancelled"):
+        for membership in ClubMembership.objects.filter(
+            club_id=tournament.club_id, role=ClubMembership.Role.ORGANISER
+        ).select_related("user__profile"):
+            players[membership.user] = True
+    url = reverse("tournaments:detail", args=[tournament.slug])
+    sent = 0
+    for user, organiser in players.items():
+        with translation.override(_language_of(user)):
+            message = _event_message(tournament, kind, organiser)[:400]
+            subject = _("Rosbi: news about %(event)s") % {"event": tournament.name}
+        notice = Notice.objects.create(
+            user=user, tournament=tournament, kind=kind, message=message, url=url
+        )
+        if user.email:
+            send_mail(
+                subject=subject,
+                message=f"{message}\n\n{absolute_url(url)}",
+                from_email=settings.DEFAULT_FROM_EMAIL,
+                recipient_list=[user.email],
+            )
+            Notice.objects.filter(pk=notice.pk).update(emailed_at=timezone.now())
+        sent += 1
     return sent

@@ -16,6 +16,7 @@ from tournaments.common import (
     TournamentError,
     enqueue,
     locked,
+    locked_table,
     log_action,
     require_manager,
 )
@@ -78,19 +79,31 @@ def _may_enter_sheet(user: Any, table: RoundTable, tournament: Tournament) -> bo
     return selectors.can_manage(user, tournament) or table.seats.filter(entry__user=user).exists()
 
 
+def _require_organiser_once_closed(user: Any, tournament: Tournament) -> bool:
+    """After the event has closed (finished) only its organisers change results; True when
+    the event is closed (the change is then an audited amendment)."""
+    if tournament.status != Tournament.Status.FINISHED:
+        return False
+    if not selectors.can_manage(user, tournament):
+        raise TournamentError(
+            _("This event has closed: only its organisers can change its results.")
+        )
+    return True
+
+
 def submit_physical_result(
     round_table_id: int, penalties: list[list[int]], by: Any
 ) -> PhysicalResult:
     """A score sheet (6 deals x seats) from the organiser or a player at the table; checked
-    against RULES.md section 4 and stored as the next version (corrections included)."""
+    against RULES.md section 4 and stored as the next version (corrections included). Once
+    the event has closed only its organisers submit (an amendment, audited)."""
 
-    def work(table: RoundTable) -> PhysicalResult:
-        round_ = Round.objects.select_related("tournament").get(pk=table.round_id)
-        tournament = round_.tournament
+    def work(tournament: Tournament, round_: Round, table: RoundTable) -> PhysicalResult:
         if not table.physical:
             raise TournamentError(_("Online tables score themselves."))
         if round_.status not in (Round.Status.STARTED, Round.Status.FINISHED):
             raise TournamentError(_("The round has not started."))
+        closed = _require_organiser_once_closed(by, tournament)
         if not _may_enter_sheet(by, table, tournament):
             raise TournamentError(
                 _("Only the organisers and the players at the table can enter it.")
@@ -106,43 +119,67 @@ def submit_physical_result(
             penalties=rows,
             submitted_by=by,
         )
-        log_action(tournament, by, "submit_physical_result", table=table.pk, version=sheet.version)
+        log_action(
+            tournament,
+            by,
+            "amend_submitted" if closed else "submit_physical_result",
+            table=table.pk,
+            version=sheet.version,
+        )
         return sheet
 
-    return locked(RoundTable, round_table_id, work)
+    return locked_table(round_table_id, work)
 
 
 def confirm_physical_result(sheet_id: int, by: Any) -> bool:
     """A second person (organiser or player at the table) confirms the latest version; its
-    totals become the table's result."""
-    sheet = PhysicalResult.objects.select_related("table__round__tournament").get(pk=sheet_id)
-    table = sheet.table
-    tournament = table.round.tournament
+    totals become the table's result. Once the event has closed only an organiser confirms,
+    and may confirm their own amendment; every amendment is audited with the totals before
+    and after."""
+    table_id = PhysicalResult.objects.values_list("table_id", flat=True).get(pk=sheet_id)
 
-    def work(locked_table: RoundTable) -> bool:
+    def work(tournament: Tournament, round_: Round, locked_table_row: RoundTable) -> bool:
         current = PhysicalResult.objects.get(pk=sheet_id)
         if current.confirmed_at is not None:
             return False
-        latest = selectors.latest_sheet(locked_table)
+        latest = selectors.latest_sheet(locked_table_row)
         if latest is None or latest.pk != current.pk:
             raise TournamentError(_("A newer version of this sheet exists: confirm that one."))
-        if by.pk == current.submitted_by_id:
+        closed = _require_organiser_once_closed(by, tournament)
+        if by.pk == current.submitted_by_id and not closed:
             raise TournamentError(_("A second person must confirm the sheet."))
-        if not _may_enter_sheet(by, locked_table, tournament):
+        if not _may_enter_sheet(by, locked_table_row, tournament):
             raise TournamentError(
                 _("Only the organisers and the players at the table can confirm.")
             )
         current.confirmed_by = by
         current.confirmed_at = timezone.now()
         current.save(update_fields=["confirmed_by", "confirmed_at"])
+        seats = list(locked_table_row.seats.order_by("seat"))
+        before = [seat.total for seat in seats]
         log_action(
-            tournament, by, "confirm_physical_result", table=table.pk, version=current.version
+            tournament,
+            by,
+            "confirm_physical_result",
+            table=locked_table_row.pk,
+            version=current.version,
         )
         totals = dict(enumerate(current.totals))
-        record_table_result(locked_table.pk, totals, f"sheet v{current.version}")
+        record_table_result(locked_table_row.pk, totals, f"sheet v{current.version}")
+        if closed:
+            log_action(
+                tournament,
+                by,
+                "amend_result",
+                round=round_.number,
+                table=locked_table_row.number,
+                version=current.version,
+                before=before,
+                after=[totals[seat.seat] for seat in seats],
+            )
         return True
 
-    return locked(RoundTable, table.pk, work)
+    return locked_table(table_id, work)
 
 
 def recompute_standings(tournament_id: int, by: Any = None) -> int:

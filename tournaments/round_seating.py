@@ -1,6 +1,6 @@
 """Who sits where in one round, from the stored entries: Swiss (and duplicate) pools, the
 knockout bracket, the fixed schedule; written as ``RoundTable`` / ``RoundSeat`` / ``RoundBye``
-rows. Callers hold the round's lock (``tournaments.rounds``, ``tournaments.entries``)."""
+rows. Callers hold the event's and then the round's lock (``tournaments.common``)."""
 
 from __future__ import annotations
 
@@ -14,9 +14,12 @@ from tournaments.events import create_rounds
 from tournaments.models import Entry, Round, RoundBye, RoundSeat, RoundTable, Tournament
 
 
-def _eligible_entries(tournament: Tournament, round_number: int) -> list[Entry]:
+def _eligible_entries(
+    tournament: Tournament, round_number: int, leaving: int | None = None
+) -> list[Entry]:
     """Who plays this round: active entrants whose first round has come; with check-in in use
-    (a window or a state other than not-open) only the checked-in ones."""
+    (a window or a state other than not-open) only the checked-in ones; never ``leaving`` (an
+    entry being withdrawn in the same transaction)."""
     uses_check_in = (
         tournament.check_in_opens_at is not None
         or tournament.check_in != Tournament.Window.NOT_OPEN
@@ -33,9 +36,15 @@ def _eligible_entries(tournament: Tournament, round_number: int) -> list[Entry]:
         Entry.objects.filter(
             tournament=tournament, status__in=statuses, first_round__lte=round_number
         )
+        .exclude(pk=leaving)
         .select_related("user")
         .order_by("pk")
     )
+
+
+def ready_player_count(tournament: Tournament, round_number: int = 1) -> int:
+    """How many entrants would be seated in this round now (checked in, where check-in is used)."""
+    return len(_eligible_entries(tournament, round_number))
 
 
 def _club_of(entry: Entry) -> str | None:
@@ -85,8 +94,13 @@ def _swiss_tables(
 
 def _knockout_tables(
     tournament: Tournament, round_number: int, entries: list[Entry]
-) -> tuple[list[list[int]], list[int]]:
+) -> tuple[list[list[int]], list[int], set[int]]:
+    """Round 1 seeds the field; later rounds seat the bracket's tables without the players who
+    have withdrawn since (the bracket scores them as a forfeit, the worst total). Only when that
+    would leave fewer than three at a table do they keep the seat, as a forfeit played by a bot
+    (online) — a Partie needs three. Returns (tables, byes, seats kept as forfeits)."""
     if round_number == 1:
+        Entry.objects.filter(tournament=tournament).update(seed_number=None)  # a re-seat
         lot = seating.seeded_rng(tournament.seed, 0, "knockout-seeds")
         keys = {e.pk: lot.random() for e in entries}
         if tournament.first_round == Tournament.FirstRound.RATING:
@@ -109,7 +123,17 @@ def _knockout_tables(
     ]
     if any(player is None for table in tables for player in table):
         raise TournamentError(_("The previous knockout round is not finished."))
-    return tables, []
+    active = {e.pk for e in entries}
+    seated: list[list[int]] = []
+    forfeits: set[int] = set()
+    for table in tables:
+        playing = [player for player in table if player in active]
+        if len(playing) >= 3:
+            seated.append(playing)
+        else:
+            seated.append(table)
+            forfeits.update(player for player in table if player not in active)
+    return seated, [], forfeits
 
 
 def _fixed_tables(
@@ -141,12 +165,13 @@ def _fixed_tables(
 
 
 def _seating_for(
-    tournament: Tournament, round_: Round
-) -> tuple[list[tuple[list[int], bool]], list[int]]:
-    """Tables (entry ids in seat order, physical or not) and byes of one round."""
-    entries = _eligible_entries(tournament, round_.number)
+    tournament: Tournament, round_: Round, leaving: int | None = None
+) -> tuple[list[tuple[list[int], bool]], list[int], set[int]]:
+    """Tables (entry ids in seat order, physical or not), byes and forfeit seats of a round."""
+    entries = _eligible_entries(tournament, round_.number, leaving)
+    forfeits: set[int] = set()
     if tournament.format == Tournament.Format.KNOCKOUT:
-        tables, byes = _knockout_tables(tournament, round_.number, entries)
+        tables, byes, forfeits = _knockout_tables(tournament, round_.number, entries)
         pools = [(tables, tournament.mode == Tournament.Mode.PHYSICAL)]
     elif tournament.format == Tournament.Format.FIXED:
         tables, byes = _fixed_tables(tournament, round_.number, entries)
@@ -163,11 +188,11 @@ def _seating_for(
     seated = [(table, physical) for tables, physical in pools for table in tables]
     if not seated:
         raise TournamentError(_("At least three players are needed to seat a round."))
-    return seated, byes
+    return seated, byes, forfeits
 
 
-def write_seating(tournament: Tournament, round_: Round) -> int:
-    seated, byes = _seating_for(tournament, round_)
+def write_seating(tournament: Tournament, round_: Round, leaving: int | None = None) -> int:
+    seated, byes, forfeits = _seating_for(tournament, round_, leaving)
     duplicate = tournament.format == Tournament.Format.DUPLICATE
     for number, (players, physical) in enumerate(seated, start=1):
         table = RoundTable.objects.create(
@@ -183,7 +208,13 @@ def write_seating(tournament: Tournament, round_: Round) -> int:
         )
         RoundSeat.objects.bulk_create(
             [
-                RoundSeat(table=table, round=round_, entry_id=entry_id, seat=seat)
+                RoundSeat(
+                    table=table,
+                    round=round_,
+                    entry_id=entry_id,
+                    seat=seat,
+                    forfeit=entry_id in forfeits,
+                )
                 for seat, entry_id in enumerate(players)
             ]
         )
@@ -197,8 +228,9 @@ def duplicate_table_seed(tournament_seed: str, round_number: int, table_size: in
     return seed & 0x7FFF_FFFF_FFFF_FFFF
 
 
-def rewrite_seating(round_: Round, tournament: Tournament) -> int:
-    """Seat a seated round again from the current entries: its tables and byes are replaced."""
+def rewrite_seating(round_: Round, tournament: Tournament, leaving: int | None = None) -> int:
+    """Seat a seated round again from the current entries (without ``leaving``, an entry being
+    withdrawn): its tables and byes are replaced. The caller holds the event and the round."""
     RoundTable.objects.filter(round=round_).delete()
     RoundBye.objects.filter(round=round_).delete()
-    return write_seating(tournament, round_)
+    return write_seating(tournament, round_, leaving)

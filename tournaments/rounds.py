@@ -16,21 +16,21 @@ from tournaments.common import (
     RECOMPUTE_STANDINGS_TASK,
     TournamentError,
     enqueue,
-    locked,
+    locked_round,
+    locked_tournament,
     log_action,
     require_manager,
 )
 from tournaments.models import Entry, Round, RoundTable, Tournament
 from tournaments.notify import push_changed
 from tournaments.results import recompute_standings
-from tournaments.round_seating import rewrite_seating, write_seating
+from tournaments.round_seating import ready_player_count, rewrite_seating, write_seating
 
 
 def seat_round(round_id: int, by: Any = None) -> bool:
     """Seat a pending round (organisers may then re-seat it until it is released)."""
 
-    def work(round_: Round) -> bool:
-        tournament = Tournament.objects.get(pk=round_.tournament_id)
+    def work(tournament: Tournament, round_: Round) -> bool:
         require_manager(by, tournament)
         if round_.status != Round.Status.PENDING:
             return False
@@ -46,14 +46,13 @@ def seat_round(round_id: int, by: Any = None) -> bool:
         push_changed(tournament.pk)
         return True
 
-    return locked(Round, round_id, work)
+    return locked_round(round_id, work)
 
 
 def reseat_round(round_id: int, by: Any = None) -> bool:
     """Seat a seated round again from the current entries (withdrawals, late check-ins)."""
 
-    def work(round_: Round) -> bool:
-        tournament = Tournament.objects.get(pk=round_.tournament_id)
+    def work(tournament: Tournament, round_: Round) -> bool:
         require_manager(by, tournament)
         if round_.status != Round.Status.SEATED:
             raise TournamentError(_("Only a seated round that is not released can be re-seated."))
@@ -62,14 +61,13 @@ def reseat_round(round_id: int, by: Any = None) -> bool:
         push_changed(tournament.pk)
         return True
 
-    return locked(Round, round_id, work)
+    return locked_round(round_id, work)
 
 
 def start_round(round_id: int, by: Any = None) -> bool:
     """Release a seated round: open and start every online table (duplicate: shared seeds)."""
 
-    def work(round_: Round) -> bool:
-        tournament = Tournament.objects.get(pk=round_.tournament_id)
+    def work(tournament: Tournament, round_: Round) -> bool:
         require_manager(by, tournament)
         if round_.status != Round.Status.SEATED:
             return False
@@ -94,6 +92,9 @@ def start_round(round_id: int, by: Any = None) -> bool:
                         game.pk, seat.entry.user, seat=seat.seat, invite=game.invite_code
                     )
                 lobby.start_table(game.pk, fill_with_bots=False, seed=table.deal_seed)
+                for seat in table.seats.all():
+                    if seat.forfeit:  # withdrawn, kept only so three can play: a bot plays
+                        lobby.leave_table(game.pk, seat.entry.user)
                 table.game_table = game
             table.status = RoundTable.Status.PLAYING
             table.save(update_fields=["game_table", "status"])
@@ -109,7 +110,7 @@ def start_round(round_id: int, by: Any = None) -> bool:
         push_changed(tournament.pk)
         return True
 
-    return locked(Round, round_id, work)
+    return locked_round(round_id, work)
 
 
 def handle_no_shows(round_id: int, now: dt.datetime | None = None) -> int:
@@ -118,8 +119,7 @@ def handle_no_shows(round_id: int, now: dt.datetime | None = None) -> int:
     organiser. Returns the number of no-shows."""
     now = now or timezone.now()
 
-    def work(round_: Round) -> int:
-        tournament = Tournament.objects.get(pk=round_.tournament_id)
+    def work(tournament: Tournament, round_: Round) -> int:
         if round_.status != Round.Status.STARTED or round_.no_shows_handled:
             return 0
         grace = dt.timedelta(minutes=tournament.no_show_grace_minutes)
@@ -156,19 +156,18 @@ def handle_no_shows(round_id: int, now: dt.datetime | None = None) -> int:
         round_.save(update_fields=["no_shows_handled"])
         return count
 
-    return locked(Round, round_id, work)
+    return locked_round(round_id, work)
 
 
 def finish_round(round_id: int, now: dt.datetime) -> bool:
     """Close a started round once every table has its result: standings in the same
     transaction, then the next round's time (interval scheduling) or the event is finished."""
 
-    def work(round_: Round) -> bool:
+    def work(tournament: Tournament, round_: Round) -> bool:
         if round_.status != Round.Status.STARTED:
             return False
         if round_.tables.exclude(status=RoundTable.Status.FINISHED).exists():
             return False
-        tournament = Tournament.objects.get(pk=round_.tournament_id)
         round_.status = Round.Status.FINISHED
         round_.finished_at = now
         round_.save(update_fields=["status", "finished_at"])
@@ -185,7 +184,7 @@ def finish_round(round_id: int, now: dt.datetime) -> bool:
         push_changed(tournament.pk)
         return True
 
-    return locked(Round, round_id, work)
+    return locked_round(round_id, work)
 
 
 def start_next_round(tournament_id: int, by: Any = None) -> bool:
@@ -207,8 +206,7 @@ def start_next_round(tournament_id: int, by: Any = None) -> bool:
 def reschedule_round(round_id: int, when: dt.datetime, by: Any = None) -> bool:
     """Move a round that has not started yet (round 1 moves the event's start with it)."""
 
-    def work(round_: Round) -> bool:
-        tournament = Tournament.objects.get(pk=round_.tournament_id)
+    def work(tournament: Tournament, round_: Round) -> bool:
         require_manager(by, tournament)
         if round_.status in (Round.Status.STARTED, Round.Status.FINISHED):
             raise TournamentError(_("This round has already started."))
@@ -221,4 +219,30 @@ def reschedule_round(round_id: int, when: dt.datetime, by: Any = None) -> bool:
         push_changed(tournament.pk)
         return True
 
-    return locked(Round, round_id, work)
+    return locked_round(round_id, work)
+
+
+def start_with_fewer_players(tournament_id: int, by: Any) -> bool:
+    """The organiser's decision for an event waiting at its start: play with the players who
+    are ready (at least three), seating and releasing round 1 now, in one transaction."""
+
+    def work(tournament: Tournament) -> bool:
+        require_manager(by, tournament)
+        if tournament.status not in (Tournament.Status.ON_HOLD, Tournament.Status.PLANNED):
+            raise TournamentError(_("Only an event that has not started can be started."))
+        if ready_player_count(tournament) < 3:
+            raise TournamentError(_("At least three players must be ready to play."))
+        first = Round.objects.get(tournament=tournament, number=1)
+        if first.status != Round.Status.PENDING:
+            raise TournamentError(_("This round has already started."))
+        reason = tournament.hold_reason
+        tournament.status = Tournament.Status.PLANNED
+        tournament.hold_reason = ""
+        tournament.hold_details = {}
+        tournament.save(update_fields=["status", "hold_reason", "hold_details"])
+        log_action(tournament, by, "start_with_fewer_players", reason=reason)
+        seat_round(first.pk, by)  # nested: the event's lock is held, then the round's
+        Round.objects.filter(pk=first.pk).update(scheduled_at=timezone.now())
+        return start_round(first.pk, by)
+
+    return locked_tournament(tournament_id, work)

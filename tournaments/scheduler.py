@@ -1,5 +1,6 @@
 """The scheduler's side: every step whose time has come (windows, seat, start, no-shows,
-finish, cancel an event nobody came to), and which events the sweeper looks at."""
+finish; an event that cannot start waits for its organiser), and which events the sweeper
+looks at."""
 
 from __future__ import annotations
 
@@ -8,12 +9,16 @@ from collections.abc import Callable
 from functools import partial
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from tournaments import selectors
-from tournaments.common import TournamentError, locked, log_action
-from tournaments.events import set_window
+from tournaments.common import TournamentError
+from tournaments.events import hold_tournament, set_window
 from tournaments.models import Round, Tournament
+from tournaments.round_seating import ready_player_count
 from tournaments.rounds import finish_round, handle_no_shows, seat_round, start_round
+
+STOPPED = (Tournament.Status.FINISHED, Tournament.Status.CANCELLED, Tournament.Status.ON_HOLD)
 
 
 def _windows_due(tournament: Tournament, now: dt.datetime) -> list[Callable[[], bool]]:
@@ -49,12 +54,23 @@ def _round_step(tournament: Tournament, round_: Round, now: dt.datetime) -> bool
                 return False
             if tournament.check_in_closes_at is None and not due:
                 return False
+            ready = ready_player_count(tournament)
+            minimum = max(3, tournament.min_players)
+            if ready < minimum:
+                if not due:
+                    return False  # check-in closed early: wait for the start time
+                # Never cancel silently: the organiser decides (postpone, cancel, fewer).
+                return hold_tournament(
+                    tournament.pk,
+                    _("Only %(ready)s players are ready to play; at least %(minimum)s are needed.")
+                    % {"ready": ready, "minimum": minimum},
+                    {"code": "too_few", "ready": ready, "minimum": minimum},
+                )
         try:
             return seat_round(round_.pk)
         except TournamentError as error:
             if round_.number == 1 and (round_.scheduled_at or now) <= now:
-                _cancel(tournament.pk, str(error))
-                return True
+                return hold_tournament(tournament.pk, str(error))
             return False
     if round_.status == Round.Status.SEATED:
         if round_.scheduled_at is None or round_.scheduled_at > now:
@@ -66,17 +82,6 @@ def _round_step(tournament: Tournament, round_: Round, now: dt.datetime) -> bool
     return False
 
 
-def _cancel(tournament_id: int, reason: str) -> None:
-    def work(tournament: Tournament) -> None:
-        if tournament.status != Tournament.Status.PLANNED:
-            return
-        tournament.status = Tournament.Status.CANCELLED
-        tournament.save(update_fields=["status"])
-        log_action(tournament, None, "cancel", reason=reason)
-
-    locked(Tournament, tournament_id, work)
-
-
 def advance_tournament(tournament_id: int, now: dt.datetime | None = None) -> int:
     """Take every step whose time has come (windows, seat, start, no-shows, finish); each step
     is its own locked transition, so running this twice or concurrently changes nothing more.
@@ -85,7 +90,7 @@ def advance_tournament(tournament_id: int, now: dt.datetime | None = None) -> in
     taken = 0
     for _step in range(64):
         tournament = Tournament.objects.get(pk=tournament_id)
-        if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
+        if tournament.status in STOPPED:
             break
         progressed = False
         for step in _windows_due(tournament, now):

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import QuerySet
-from django.utils import timezone
+from django.utils import formats, timezone
 
 from games import selectors as games_selectors
 from rosbi_platform.accounts.models import Club, ClubMembership
@@ -42,11 +42,16 @@ FORFEIT_TOTAL = 10**6  # a knockout forfeit always places last at its table
 
 
 def list_upcoming_tournaments(limit: int | None = None) -> QuerySet[Tournament]:
-    """Planned or running tournaments that start from today on, soonest first."""
+    """Planned, waiting (for the organiser's decision) or running tournaments that start from
+    today on, soonest first."""
     start_of_today = timezone.localtime().replace(hour=0, minute=0, second=0, microsecond=0)
     tournaments = (
         Tournament.objects.filter(
-            status__in=[Tournament.Status.PLANNED, Tournament.Status.RUNNING],
+            status__in=[
+                Tournament.Status.PLANNED,
+                Tournament.Status.ON_HOLD,
+                Tournament.Status.RUNNING,
+            ],
             starts_at__gte=start_of_today,
         )
         .select_related("club")
@@ -267,7 +272,35 @@ def compute_tournament_standings(tournament: Tournament) -> list[ComputedStandin
         return _ranked(
             ordered, lambda row: (round(percent.get(row.player, 0.0), 9), row.rank), percent
         )
+    if tournament.format == Tournament.Format.KNOCKOUT:
+        order = _knockout_order(tournament)
+        if order:
+            ordered = sorted(real, key=lambda row: order.get(row.player, (1, 0, 0.0, 0)))
+            return _ranked(ordered, lambda row: order.get(row.player, row.player), percent)
     return _ranked(real, lambda row: row.rank, percent)
+
+
+def _knockout_order(tournament: Tournament) -> dict[int, tuple]:
+    """A knockout's ranking comes from its bracket: who got further ranks higher; in the same
+    round by place at the table, then penalty, then seed (the bracket's own order), so the
+    champion is first and the final table follows in its order. Rounds still open rank their
+    players by seed (provisional)."""
+    bracket = knockout_bracket(tournament)
+    if bracket is None:
+        return {}
+    order: dict[int, tuple] = {}
+    for round_ in bracket.rounds:
+        for table in round_.tables:
+            for seat in table.seats:
+                if seat.player is None:
+                    continue
+                order[seat.player] = (
+                    -round_.number,
+                    seat.place if seat.place is not None else 0,
+                    seat.penalty if seat.place is not None else 0.0,
+                    seat.seed,
+                )
+    return order
 
 
 def _ranked(rows: list[StandingRow], key, percent: dict[int, float]) -> list[ComputedStanding]:
@@ -317,7 +350,9 @@ def standings_rows(tournament: Tournament) -> QuerySet[Standing]:
 
 
 def standings_payload(tournament: Tournament) -> dict[str, Any]:
-    """The standings as the live page's JSON (pushed over the websocket after a recompute)."""
+    """The standings as the live page's JSON (pushed over the websocket after a recompute);
+    ``provisional`` marks players whose table is still playing the current round."""
+    provisional = provisional_entry_ids(tournament)
     return {
         "version": tournament.standings_version,
         "rows": [
@@ -329,6 +364,7 @@ def standings_payload(tournament: Tournament) -> dict[str, Any]:
                 "opponents_points": round(row.opponents_points, 2),
                 "table_wins": row.table_wins,
                 "percent": None if row.percent is None else round(row.percent, 1),
+                "provisional": row.entry_id in provisional,
             }
             for row in standings_rows(tournament)
         ],
@@ -358,7 +394,15 @@ def knockout_config(tournament: Tournament) -> knockout.KnockoutConfig:
 
 
 def knockout_results(tournament: Tournament) -> list[dict[int, float]]:
-    """Per round, each seated entrant's total (forfeits last); stops at the first open round."""
+    """Per round, each seated entrant's total (forfeits last); stops at the first open round.
+
+    A seeded player who withdrew and so has no seat in a round counts as a forfeit there (the
+    bracket still holds their place; they can only go out)."""
+    withdrawn = set(
+        Entry.objects.filter(
+            tournament=tournament, status=Entry.Status.WITHDRAWN, seed_number__isnull=False
+        ).values_list("pk", flat=True)
+    )
     results: list[dict[int, float]] = []
     for round_ in Round.objects.filter(tournament=tournament).order_by("number"):
         seats = list(
@@ -368,9 +412,11 @@ def knockout_results(tournament: Tournament) -> list[dict[int, float]]:
         )
         if not seats:
             break
-        results.append(
-            {entry: (FORFEIT_TOTAL if forfeit else total) for entry, total, forfeit in seats}
-        )
+        totals = {entry: (FORFEIT_TOTAL if forfeit else total) for entry, total, forfeit in seats}
+        seated = set(RoundSeat.objects.filter(round=round_).values_list("entry_id", flat=True))
+        for entry in withdrawn - seated:
+            totals[entry] = FORFEIT_TOTAL
+        results.append(totals)
     return results
 
 
@@ -402,6 +448,79 @@ def in_zone(moment: dt.datetime | None, zone: str) -> dt.datetime | None:
         return moment.astimezone(zoneinfo.ZoneInfo(zone))
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
         return moment
+
+
+def event_time_text(moment: dt.datetime | None, zone: str) -> str:
+    """A moment as people read it in ``zone`` (the zone is named next to it by the caller):
+    the date in the active language's format and the 24-hour time."""
+    local = in_zone(moment, zone)
+    if local is None:
+        return ""
+    return f"{formats.date_format(local, 'DATE_FORMAT')} {local:%H:%M}"
+
+
+def uses_check_in(tournament: Tournament) -> bool:
+    """Check-in is in use once it has a window or has been opened or closed by hand."""
+    return (
+        tournament.check_in_opens_at is not None
+        or tournament.check_in != Tournament.Window.NOT_OPEN
+    )
+
+
+def registration_refusal(tournament: Tournament) -> str | None:
+    """Why nobody new can register now (a sentence for people), or None when registration is
+    open to newcomers. The page shows "Register" only then; ``register_entry`` refuses with
+    the same sentence. After check-in has closed an entry could never be seated, so it is
+    refused (late entry, where the event allows it, starts with the next round instead)."""
+    from django.utils.translation import gettext as _
+
+    if tournament.registration != Tournament.Window.OPEN:
+        return _("Registration is not open.")
+    if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
+        return _("This event is over.")
+    started = Round.objects.filter(tournament=tournament).exclude(status=Round.Status.PENDING)
+    if started.exists():
+        next_round = (
+            Round.objects.filter(tournament=tournament, status=Round.Status.PENDING)
+            .order_by("number")
+            .values_list("number", flat=True)
+            .first()
+        )
+        if next_round is None or next_round > tournament.late_entry_until_round:
+            return _("Late entry has closed.")
+        if tournament.format in (Tournament.Format.KNOCKOUT, Tournament.Format.FIXED):
+            return _("This format takes no late entries.")
+        return None
+    if uses_check_in(tournament) and tournament.check_in == Tournament.Window.CLOSED:
+        return _(
+            "Check-in has closed, so a new entry could not play in this event. "
+            "Please ask the organisers."
+        )
+    return None
+
+
+def hold_reason_text(tournament: Tournament) -> str:
+    """Why the event waits for its organiser, in the active language where it is one of the
+    scheduler's own reasons (otherwise as stored)."""
+    from django.utils.translation import gettext as _
+
+    details = tournament.hold_details or {}
+    if details.get("code") == "too_few":
+        return _("Only %(ready)s players are ready to play; at least %(minimum)s are needed.") % {
+            "ready": details.get("ready"),
+            "minimum": details.get("minimum"),
+        }
+    return tournament.hold_reason
+
+
+def provisional_entry_ids(tournament: Tournament) -> set[int]:
+    """Players whose table in the round being played has not finished: their standings line
+    does not count that round yet, so its rank is provisional."""
+    return set(
+        RoundSeat.objects.filter(round__tournament=tournament, round__status=Round.Status.STARTED)
+        .exclude(table__status=RoundTable.Status.FINISHED)
+        .values_list("entry_id", flat=True)
+    )
 
 
 def entry_of(tournament: Tournament, user: Any) -> Entry | None:

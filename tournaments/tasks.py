@@ -14,6 +14,7 @@ from celery import shared_task
 from tournaments import notify, results, scheduler
 from tournaments.common import (
     ADVANCE_TOURNAMENT_TASK,
+    NOTIFY_EVENT_TASK,
     NOTIFY_TABLE_READY_TASK,
     RECOMPUTE_STANDINGS_TASK,
 )
@@ -46,3 +47,9 @@ def recompute_standings(tournament_id: int) -> int:
 def notify_table_ready(round_id: int) -> int:
     """Remind every seated player in-app and by e-mail, once per table."""
     return notify.notify_table_ready(round_id)
+
+
+@shared_task(name=NOTIFY_EVENT_TASK, ignore_result=True)
+def notify_event(tournament_id: int, kind: str) -> int:
+    """Tell the players (and, when it waits for them, the organisers) what became of the event."""
+    return notify.notify_event(tournament_id, kind)

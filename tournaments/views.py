@@ -5,6 +5,8 @@ Views only translate requests into service calls and selector reads.
 
 from __future__ import annotations
 
+import datetime as dt
+import zoneinfo
 from typing import Any
 
 from django.contrib import messages
@@ -26,7 +28,7 @@ from rosbi_platform.accounts.models import Club
 from tournaments import entries, events, knockout, results, rounds, selectors
 from tournaments.common import TournamentError
 from tournaments.forms import ScoreSheetForm
-from tournaments.models import PhysicalResult, Round, RoundTable, Tournament
+from tournaments.models import Entry, PhysicalResult, Round, RoundTable, Tournament
 from tournaments.sheet_texts import CONTRACT_NAMES
 from tournaments.sheets import CONTRACTS
 
@@ -54,6 +56,7 @@ def _page_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any
     every_round = list(Round.objects.filter(tournament=tournament).order_by("number"))
     shown = current or (every_round[-1] if every_round else None)
     viewer_zone = _viewer_zone(request)
+    registration_open = selectors.registration_refusal(tournament) is None
     return {
         "tournament": tournament,
         "rounds": every_round,
@@ -67,18 +70,25 @@ def _page_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any
         "can_manage": selectors.can_manage(request.user, tournament),
         "event_zone": tournament.time_zone,
         "viewer_zone": viewer_zone,
-        "starts_event": selectors.in_zone(tournament.starts_at, tournament.time_zone),
-        "starts_viewer": selectors.in_zone(tournament.starts_at, viewer_zone),
-        "round_event": selectors.in_zone(shown.scheduled_at, tournament.time_zone)
-        if shown
-        else None,
-        "round_viewer": selectors.in_zone(shown.scheduled_at, viewer_zone) if shown else None,
         "notices": selectors.notices_for(request.user) if request.user.is_authenticated else [],
         "audit": selectors.audit_of(tournament, 20)
         if selectors.can_manage(request.user, tournament)
         else [],
         "is_knockout": tournament.format == Tournament.Format.KNOCKOUT,
+        "registration_open": registration_open,
+        "registration_label": _registration_label(tournament, registration_open),
+        "provisional": selectors.provisional_entry_ids(tournament),
+        "hold_reason": selectors.hold_reason_text(tournament),
     }
+
+
+def _registration_label(tournament: Tournament, registration_open: bool) -> str:
+    """What the page says about registration: open only when a newcomer could register."""
+    if registration_open:
+        return str(Tournament.Window.OPEN.label)
+    if tournament.registration == Tournament.Window.NOT_OPEN:
+        return str(Tournament.Window.NOT_OPEN.label)
+    return str(Tournament.Window.CLOSED.label)
 
 
 def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
@@ -147,7 +157,6 @@ def print_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "tables": selectors.seating_of(round_),
             "byes": round_.byes.select_related("entry__user"),
             "contracts": [CONTRACT_NAMES[code] for code in CONTRACTS],
-            "starts": selectors.in_zone(round_.scheduled_at, tournament.time_zone),
         },
     )
 
@@ -165,6 +174,11 @@ def tournament_action(request: HttpRequest, slug: str, action: str) -> HttpRespo
         "withdraw": lambda: entries.withdraw_entry(tournament.pk, user),
     }
     organiser_actions = {
+        "postpone": lambda: events.postpone_tournament(
+            tournament.pk, _posted_time(request, tournament), by=user
+        ),
+        "cancel": lambda: events.cancel_tournament(tournament.pk, by=user),
+        "start-with-fewer": lambda: rounds.start_with_fewer_players(tournament.pk, by=user),
         "open-registration": lambda: events.open_registration(tournament.pk, by=user),
         "close-registration": lambda: events.close_registration(tournament.pk, by=user),
         "open-check-in": lambda: events.open_check_in(tournament.pk, by=user),
@@ -179,11 +193,62 @@ def tournament_action(request: HttpRequest, slug: str, action: str) -> HttpRespo
     if run is None:
         raise Http404(_("No such action."))
     try:
-        run()
-        messages.success(request, _("Done."))
+        outcome = run()
+        messages.success(request, _feedback(action, outcome, tournament))
     except TournamentError as error:
         messages.error(request, str(error))
     return redirect("tournaments:detail", slug=tournament.slug)
+
+
+def _feedback(action: str, outcome: Any, tournament: Tournament) -> str:
+    """Say what happened, in the player's words (organiser actions: "Done.")."""
+    event = {"event": tournament.name, "zone": tournament.time_zone}
+    if action == "register":
+        if outcome.status == Entry.Status.CHECKED_IN:
+            return _(
+                "You are registered for %(event)s from round %(round)s and checked in."
+            ) % dict(event, round=outcome.first_round)
+        tournament.refresh_from_db()
+        if selectors.uses_check_in(tournament):
+            if tournament.check_in == Tournament.Window.OPEN:
+                return _("You are registered for %(event)s. Check-in is open: please check in.") % (
+                    event
+                )
+            if tournament.check_in_opens_at is not None:
+                return _(
+                    "You are registered for %(event)s. Check-in opens at %(when)s (%(zone)s)."
+                ) % dict(
+                    event,
+                    when=selectors.event_time_text(
+                        tournament.check_in_opens_at, tournament.time_zone
+                    ),
+                )
+        return _("You are registered for %(event)s. It starts at %(when)s (%(zone)s).") % dict(
+            event, when=selectors.event_time_text(tournament.starts_at, tournament.time_zone)
+        )
+    if action == "check-in":
+        return _("You are checked in for %(event)s.") % event
+    if action == "withdraw":
+        if outcome.forfeited_round is not None:
+            return _(
+                "You have withdrawn from %(event)s. Your seat in round %(round)s goes to a bot "
+                "and counts as a forfeit."
+            ) % dict(event, round=outcome.forfeited_round)
+        if outcome.reseated_round is not None:
+            return _(
+                "You have withdrawn from %(event)s. Round %(round)s was seated again without you."
+            ) % dict(event, round=outcome.reseated_round)
+        return _("You have withdrawn from %(event)s.") % event
+    return _("Done.")
+
+
+def _posted_time(request: HttpRequest, tournament: Tournament) -> dt.datetime:
+    """The ``starts_at`` field (``YYYY-MM-DDTHH:MM``) read in the event's time zone."""
+    try:
+        naive = dt.datetime.fromisoformat(request.POST.get("starts_at", ""))
+    except ValueError as error:
+        raise TournamentError(_("Please give the new start as a date and a time.")) from error
+    return naive.replace(tzinfo=zoneinfo.ZoneInfo(tournament.time_zone))
 
 
 def _reseat_current(tournament: Tournament, user: Any) -> bool:

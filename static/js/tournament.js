@@ -29,6 +29,14 @@
     body.replaceChildren.apply(body, rows.map(function (r) {
       const tr = document.createElement("tr");
       [r.rank, r.name, r.points, r.penalty, r.opponents_points, r.table_wins].forEach(function (v) { tr.appendChild(cell(v)); });
+      if (r.provisional) {
+        // The table is still playing this round: the rank is provisional.
+        tr.className = "provisional";
+        const tag = document.createElement("span");
+        tag.className = "tag";
+        tag.textContent = body.dataset.provisionalLabel || "";
+        tr.children[1].append(" ", tag);
+      }
       if (duplicate) tr.appendChild(cell(r.percent));
       return tr;
     }));

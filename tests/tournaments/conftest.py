@@ -25,3 +25,13 @@ def eager_celery(settings, instant_bots):
     celery_app.conf.task_eager_propagates = True
     yield
     celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates = previous
+
+
+@pytest.fixture(autouse=True)
+def english_after_each_test():
+    """A request with a German cookie leaves German active in the test thread (the locale
+    middleware activates it and nothing deactivates it); the next test starts in English."""
+    yield
+    from django.utils import translation
+
+    translation.deactivate()

@@ -170,3 +170,30 @@ def enter_and_confirm(table: RoundTable, organiser: Any, seed: str) -> list[int]
     player = table.seats.get(seat=0).entry.user
     results.confirm_physical_result(sheet.pk, by=player)
     return sheet.totals
+
+
+def run_at_once(calls, copies: int = 1) -> list[BaseException]:
+    """Run every call in its own thread (own database connection), released together by a
+    barrier; returns the exceptions raised, in no particular order."""
+    import threading
+
+    from django.db import connection
+
+    errors: list[BaseException] = []
+    barrier = threading.Barrier(len(calls) * copies)
+
+    def run(call) -> None:
+        try:
+            barrier.wait()
+            call()
+        except BaseException as error:  # noqa: BLE001 - handed back to the test
+            errors.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(c,)) for c in calls for _ in range(copies)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return errors

@@ -224,7 +224,8 @@ def test_the_withdraw_admin_action_withdraws_through_the_service(two_events, cli
     assert leaving.status == Entry.Status.WITHDRAWN and leaving.withdrawn_at is not None
     assert not round_one.seats.filter(entry=leaving).exists()  # the service re-seated the round
     logged = AuditLog.objects.get(tournament=ours, action="withdraw_entry")
-    assert logged.details == {"entry": leaving.pk} and logged.actor == staff
+    assert logged.details == {"entry": leaving.pk, "reseated_round": 1, "forfeited_round": None}
+    assert logged.actor == staff
     foreign.refresh_from_db()
     assert foreign.status == Entry.Status.CHECKED_IN  # another club's entry is out of reach
 

@@ -1,0 +1,74 @@
+"""CSV exports of standings and results, written through one cell guard.
+
+A spreadsheet runs a cell that starts with ``=``, ``+``, ``-`` or ``@`` (and, in some
+programs, a tab or a carriage return) as a formula, and display names are chosen by players.
+Every text cell of every export goes through ``csv_cell``, which puts a single quote in front
+of such text (the OWASP advice for CSV injection); numbers are written as numbers, so a
+negative total stays ``-8``.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from tournaments import selectors
+from tournaments.models import Tournament
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+STANDINGS_HEADER = [
+    "tournament",
+    "rank",
+    "player",
+    "points",
+    "penalty",
+    "opponents_points",
+    "table_wins",
+    "rounds_played",
+    "rounds_absent",
+    "percent",
+]
+RESULTS_HEADER = ["tournament", "round", "table", "seat", "player", "total", "forfeit"]
+
+
+def csv_cell(value: Any) -> Any:
+    """A text cell a spreadsheet will not run as a formula; numbers and booleans unchanged."""
+    if value is None:
+        return ""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+def write_csv(out: Any, header: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
+    """Write ``header`` and ``rows`` to the file-like ``out``, every cell through ``csv_cell``."""
+    writer = csv.writer(out)
+    writer.writerow([csv_cell(cell) for cell in header])
+    for row in rows:
+        writer.writerow([csv_cell(cell) for cell in row])
+
+
+def standings_rows_for_export(tournaments: Iterable[Tournament]) -> Iterable[list[Any]]:
+    for tournament in tournaments:
+        for row in selectors.standings_rows(tournament):
+            yield [
+                tournament.slug,
+                row.rank,
+                selectors.entry_name(row.entry),
+                row.points,
+                row.penalty,
+                row.opponents_points,
+                row.table_wins,
+                row.rounds_played,
+                row.rounds_absent,
+                row.percent,
+            ]
+
+
+def result_rows_for_export(tournaments: Iterable[Tournament]) -> Iterable[list[Any]]:
+    """Seat numbers as stored (0-based, like the games' seats): this is the data export."""
+    for tournament in tournaments:
+        for round_number, table, seat, player, total, forfeit in selectors.result_rows(tournament):
+            yield [tournament.slug, round_number, table, seat, player, total, forfeit]
