@@ -11,7 +11,35 @@ from __future__ import annotations
 from typing import Any
 
 from games.engine import Card, Contract, Deal
+from games.engine.cards import HUNDRED_VALUES
 from games.engine.layout_facts import row_ranks
+from games.engine.penalties import HUNDRED_CALLS
+
+# A 36-card pack's card values (6 to Ace, four suits); smaller packs drop only 6s, 7s and 8s,
+# which count nothing, so every pack totals the same.
+HUNDRED_PACK_TOTAL = 4 * sum(HUNDRED_VALUES)
+
+
+def family(deal: Deal) -> str:
+    """Which kind of play the contract is: ``tricks``, ``hundred`` or ``layout``."""
+    if deal.contract is Contract.ROSBIRATSCHKA:
+        return "layout"
+    if deal.contract is Contract.HUNDRED:
+        return "hundred"
+    return "tricks"
+
+
+def contract_facts(deal: Deal) -> dict[str, Any]:
+    """What a client draws a deal's table from without knowing the rules: the contract's
+    family, the Hundred's calls and pack total (None outside the Hundred), the layout rows'
+    ranks (None outside the layout game)."""
+    hundred = deal.contract is Contract.HUNDRED
+    return {
+        "family": family(deal),
+        "hundred_calls": [line for line, _cost in HUNDRED_CALLS] if hundred else None,
+        "hundred_pack_total": HUNDRED_PACK_TOTAL if hundred else None,
+        "row_ranks": layout_ranks(deal),
+    }
 
 
 def layout_ranks(deal: Deal) -> dict[str, list[str]] | None:
@@ -22,8 +50,8 @@ def layout_ranks(deal: Deal) -> dict[str, list[str]] | None:
 
 
 def deal_started_facts(deal: Deal) -> dict[str, Any]:
-    """The fields a ``deal_started`` event adds for clients: ``row_ranks``."""
-    return {"row_ranks": layout_ranks(deal)}
+    """The fields a ``deal_started`` event adds for clients (``contract_facts``)."""
+    return contract_facts(deal)
 
 
 def move_facts(deal: Deal) -> dict[str, Any]:
@@ -42,8 +70,17 @@ def move_facts(deal: Deal) -> dict[str, Any]:
 
 
 def deal_view(deal: Deal, seat: int | None) -> dict[str, Any]:
-    """The snapshot's deal view: the engine's ``view_for(seat).to_dict()`` plus ``row_ranks``."""
-    return {**deal.view_for(seat).to_dict(), "row_ranks": layout_ranks(deal)}
+    """The snapshot's deal view: the engine's ``view_for(seat).to_dict()`` plus the
+    ``contract_facts``."""
+    return {**deal.view_for(seat).to_dict(), **contract_facts(deal)}
 
 
-__all__ = ["deal_started_facts", "deal_view", "layout_ranks", "move_facts"]
+__all__ = [
+    "HUNDRED_PACK_TOTAL",
+    "contract_facts",
+    "deal_started_facts",
+    "deal_view",
+    "family",
+    "layout_ranks",
+    "move_facts",
+]

@@ -10,7 +10,7 @@ from typing import Any
 
 from games.engine import Deal, Partie, PartieRecord, places
 
-from .facts import layout_ranks
+from .facts import contract_facts
 
 # The parts of the engine's public deal view (``SeatView.to_dict()``) that a step keeps.
 STEP_FIELDS = (
@@ -76,7 +76,7 @@ def replay_steps(record: PartieRecord | dict[str, Any]) -> dict[str, Any]:
             {
                 "contract": deal.contract.value,
                 "dealer": deal.dealer,
-                "row_ranks": layout_ranks(deal),
+                **contract_facts(deal),
                 "penalties": None if deal.penalties is None else list(deal.penalties),
                 "steps": steps,
             }

@@ -14,7 +14,6 @@ import copy
 from typing import Any
 
 SUIT_CODES = "CSHD"
-TRICK_CONTRACTS = frozenset({"no_tricks", "no_hearts", "no_jacks", "no_king_of_hearts"})
 PASS_CODE = "pass"
 
 # Event kinds whose fields are the same for every viewer.
@@ -30,9 +29,10 @@ PUBLIC_KINDS = frozenset(
     }
 )
 
-# The field each kind gained when the server began to send the layout rows' facts
-# (games/live/facts.py); events stored before lack it.
-FACT_FIELDS = {"deal_started": "row_ranks", "move": "row"}
+# The fields each kind gained when the server began to send the rules' facts
+# (games/live/facts.py); events stored before lack them.
+DEAL_FACTS = ("family", "hundred_calls", "hundred_pack_total", "row_ranks")
+FACT_FIELDS = {"deal_started": DEAL_FACTS, "move": ("row",)}
 
 
 class OutdatedEvent(ValueError):
@@ -45,8 +45,7 @@ class OutdatedEvent(ValueError):
 
 def is_outdated(event: dict[str, Any]) -> bool:
     """True for a stored ``deal_started`` or ``move`` event that lacks its fact field."""
-    field = FACT_FIELDS.get(event["kind"])
-    return field is not None and field not in event
+    return any(field not in event for field in FACT_FIELDS.get(event["kind"], ()))
 
 
 def event_for_viewer(event: dict[str, Any], seat: int | None) -> dict[str, Any]:
@@ -70,7 +69,7 @@ def event_for_viewer(event: dict[str, Any], seat: int | None) -> dict[str, Any]:
             "hand": list(event["hands"][seat]) if seat is not None else [],
             "hand_sizes": list(event["hand_sizes"]),
             "legal_moves": list(event["legal_moves"]) if seat is not None and seat == turn else [],
-            **({"row_ranks": copy.deepcopy(event["row_ranks"])} if "row_ranks" in event else {}),
+            **{key: copy.deepcopy(event[key]) for key in DEAL_FACTS if key in event},
         }
     if kind == "move":
         filtered = {key: value for key, value in event.items() if key != "legal_moves"}
@@ -120,10 +119,10 @@ def fresh_deal_view(
     hand: list[str],
     hand_sizes: list[int],
     legal_moves: list[str],
-    row_ranks: dict[str, list[str]] | None,
+    facts: dict[str, Any],
 ) -> dict[str, Any]:
-    """The viewer's deal view right after dealing: ``SeatView.to_dict()`` plus ``row_ranks``
-    (``games.live.facts.deal_view``)."""
+    """The viewer's deal view right after dealing: ``SeatView.to_dict()`` plus the contract's
+    facts (``games.live.facts.deal_view``)."""
     return {
         "players": players,
         "contract": contract,
@@ -143,7 +142,7 @@ def fresh_deal_view(
         "rows": empty_rows(),
         "over": False,
         "penalties": None,
-        "row_ranks": copy.deepcopy(row_ranks),
+        **{key: copy.deepcopy(facts[key]) for key in DEAL_FACTS},
     }
 
 
@@ -155,8 +154,7 @@ def _apply_move(deal: dict[str, Any], event: dict[str, Any]) -> None:
         if deal["seat"] == seat:
             deal["hand"].remove(move)
         deal["hand_sizes"][seat] -= 1
-        contract = deal["contract"]
-        if contract in TRICK_CONTRACTS:
+        if deal["family"] == "tricks":
             deal["current_trick"].append([seat, move])
             trick = event.get("trick")
             if trick is not None:
@@ -212,7 +210,7 @@ def apply_event(snapshot: dict[str, Any], frame: dict[str, Any]) -> dict[str, An
             hand=event["hand"],
             hand_sizes=event["hand_sizes"],
             legal_moves=event["legal_moves"],
-            row_ranks=event["row_ranks"],
+            facts=event,
         )
     elif kind == "move":
         _apply_move(state["deal"], event)
@@ -252,7 +250,6 @@ __all__ = [
     "FACT_FIELDS",
     "OutdatedEvent",
     "PASS_CODE",
-    "TRICK_CONTRACTS",
     "apply_event",
     "event_for_viewer",
     "frame_for_viewer",

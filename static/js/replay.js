@@ -13,7 +13,7 @@ import {
   sortHand,
   suitIcon,
 } from "./cards.js";
-import { shortName, TRICK_CONTRACTS } from "./table.js";
+import { shortName } from "./table.js";
 
 function format(template, values) {
   return template.replace(/\{(\w+)\}/g, (m, key) => (key in values ? values[key] : m));
@@ -112,7 +112,7 @@ class ReplayApp {
     this.refs["last-move"].textContent = lastText;
     // Centre: the trick, the Hundred pile or the rows, like the live table.
     let centre;
-    if (TRICK_CONTRACTS.has(deal.contract)) {
+    if (deal.family === "tricks") {
       // Right after a trick is taken, the finished trick stays on show, its winner marked.
       const shown = s.current_trick.length || !s.last_trick ? null : s.last_trick;
       const cards = shown ? shown.cards : s.current_trick;
@@ -127,17 +127,18 @@ class ReplayApp {
           return `<div class="trick-slot${s.turn === seat ? " on-turn" : ""}" style="left:${x}%;top:${y}%">${body}<span class="trick-label">${escapeXml(this.seatName(seat))}</span></div>`;
         })
         .join("")}</div>`;
-    } else if (deal.contract === "hundred") {
+    } else if (deal.family === "hundred") {
       const played = steps.slice(1, this.step + 1).map((x) => x.move).slice(-8);
       const total = s.hundred_total;
-      const percent = Math.min(100, (total / 120) * 100);
+      const whole = deal.hundred_pack_total;
+      const percent = Math.min(100, (total / whole) * 100);
       centre =
         `<div class="hundred"><div class="pile">${played
           .map((c, i) => `<div class="pile-card" style="--i:${i};--r:${(i % 5) * 4 - 8}deg">${this.card(c)}</div>`)
           .join("")}</div><div class="hundred-total"><span class="muted">${escapeXml(this.t("pile_total"))}</span>` +
         `<strong data-ref="hundred-total">${total}</strong></div><div class="meter"><div class="meter-fill" style="width:${percent}%"></div>` +
-        [25, 50, 100]
-          .map((m) => `<span class="meter-mark${total > m ? " passed" : ""}" style="left:${(m / 120) * 100}%"><span>${m}</span></span>`)
+        deal.hundred_calls
+          .map((m) => `<span class="meter-mark${total > m ? " passed" : ""}" style="left:${(m / whole) * 100}%"><span>${m}</span></span>`)
           .join("") +
         `</div></div>`;
     } else {

@@ -30,7 +30,6 @@ export const CONTRACTS = [
   "hundred",
   "rosbiratschka",
 ];
-export const TRICK_CONTRACTS = new Set(CONTRACTS.slice(0, 4));
 
 // ------------------------------------------------------------------ pure state logic
 
@@ -63,7 +62,8 @@ export function stateFromSnapshot(frame) {
 
 // The field each kind gained when the server began to send the layout rows' facts; events
 // stored before lack it (games/live/state.py FACT_FIELDS).
-const FACT_FIELDS = { deal_started: "row_ranks", move: "row" };
+const DEAL_FACTS = ["family", "hundred_calls", "hundred_pack_total", "row_ranks"];
+const FACT_FIELDS = { deal_started: DEAL_FACTS, move: ["row"] };
 
 /** Thrown by `applyEvent` for an event stored before its kind carried its facts. */
 export class OutdatedEvent extends Error {}
@@ -71,8 +71,7 @@ export class OutdatedEvent extends Error {}
 /** True for a `deal_started` or `move` event without its fact field: ask for a sync (the
  * server answers with a snapshot). */
 export function isOutdated(ev) {
-  const field = FACT_FIELDS[ev.kind];
-  return field !== undefined && !(field in ev);
+  return (FACT_FIELDS[ev.kind] || []).some((field) => !(field in ev));
 }
 
 function applyMove(deal, ev) {
@@ -84,7 +83,7 @@ function applyMove(deal, ev) {
       if (at >= 0) deal.hand.splice(at, 1);
     }
     deal.hand_sizes[seat] -= 1;
-    if (TRICK_CONTRACTS.has(deal.contract)) {
+    if (deal.family === "tricks") {
       deal.current_trick.push([seat, move]);
       if (ev.trick !== null && ev.trick !== undefined) {
         deal.tricks.push(clone(ev.trick));
@@ -150,7 +149,7 @@ export function applyEvent(state, frame) {
         rows: { C: null, S: null, H: null, D: null },
         over: false,
         penalties: null,
-        row_ranks: clone(ev.row_ranks),
+        ...Object.fromEntries(DEAL_FACTS.map((key) => [key, clone(ev[key])])),
       };
       break;
     case "move":
@@ -559,7 +558,7 @@ class TableApp {
     if (!shown) return;
     const { event, deal } = shown;
     const n = this.state.table.size;
-    const tricks = TRICK_CONTRACTS.has(deal.contract);
+    const tricks = deal.family === "tricks";
     const rows = [...Array(n).keys()]
       .map((seat) => {
         const took = tricks && deal.tricks_won ? deal.tricks_won[seat] : "";
@@ -677,7 +676,7 @@ class TableApp {
       if (deal) {
         bits.push(`<span class="seat-cards" title="${escapeXml(this.t("cards"))}">` +
           `<span class="mini-back" aria-hidden="true"></span>${deal.hand_sizes[seatNumber]}</span>`);
-        if (TRICK_CONTRACTS.has(deal.contract)) {
+        if (deal.family === "tricks") {
           bits.push(`<span class="seat-tricks">${deal.tricks_won[seatNumber]} ${escapeXml(this.t("tricks"))}</span>`);
         }
         if (deal.dealer === seatNumber) {
@@ -703,7 +702,7 @@ class TableApp {
       centre.innerHTML = `<p class="centre-note">${escapeXml(this.t("waiting"))}</p>`;
       return;
     }
-    if (TRICK_CONTRACTS.has(deal.contract)) centre.innerHTML = this.trickHtml(deal);
+    if (deal.family === "tricks") centre.innerHTML = this.trickHtml(deal);
     else if (deal.contract === "hundred") centre.innerHTML = this.hundredHtml(deal);
     else centre.innerHTML = this.rowsHtml(deal);
     if (partie && partie.places) {
@@ -763,16 +762,17 @@ class TableApp {
       })
       .join("");
     const total = deal.hundred_total;
-    const percent = Math.min(100, (total / 120) * 100);
-    const marks = [25, 50, 100]
-      .map((m) => `<span class="meter-mark${total > m ? " passed" : ""}" style="left:${(m / 120) * 100}%"><span>${m}</span></span>`)
+    const whole = deal.hundred_pack_total;
+    const percent = Math.min(100, (total / whole) * 100);
+    const marks = deal.hundred_calls
+      .map((m) => `<span class="meter-mark${total > m ? " passed" : ""}" style="left:${(m / whole) * 100}%"><span>${m}</span></span>`)
       .join("");
     return (
       `<div class="hundred">` +
       `<div class="pile" aria-hidden="${played.length ? "false" : "true"}">${pile}</div>` +
       `<div class="hundred-total"><span class="muted">${escapeXml(this.t("pile_total"))}</span>` +
       `<strong data-ref="hundred-total">${total}</strong></div>` +
-      `<div class="meter" role="meter" aria-valuemin="0" aria-valuemax="120" aria-valuenow="${total}">` +
+      `<div class="meter" role="meter" aria-valuemin="0" aria-valuemax="${whole}" aria-valuenow="${total}">` +
       `<div class="meter-fill" style="width:${percent}%"></div>${marks}</div></div>`
     );
   }
@@ -835,7 +835,7 @@ class TableApp {
       .join("");
     this.refs.hand.classList.toggle("my-turn", legal.size > 0);
     // The Hundred and the layout game have no tricks: no "last trick" to look at.
-    this.root.querySelector("[data-action=last-trick]").hidden = !TRICK_CONTRACTS.has(deal.contract);
+    this.root.querySelector("[data-action=last-trick]").hidden = !deal.family === "tricks";
     const pass = this.root.querySelector("[data-action=pass]");
     pass.hidden = !legal.has("pass");
     pass.disabled = waiting;

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 from channels.db import database_sync_to_async
+from django.utils import translation
 
+from games.live.messages import card_look, card_name
 from games.models import TableEvent
 from tests.games.factories import UserFactory
 from tests.games.live.helpers import Viewer, fresh_snapshot, humans_table, sync_all, table_version
@@ -57,7 +59,9 @@ async def test_out_of_turn_and_illegal_moves_are_refused_and_change_nothing():
     foreign = other.state["deal"]["hand"][0]
     illegal = await mover.move(foreign)
     assert illegal["code"] == "illegal"
-    assert foreign in illegal["message"]
+    # The card is named as the player's pack names it (the default German pack), not "JC".
+    with translation.override("en"), card_look("german"):
+        assert card_name(foreign) in illegal["message"]
     assert (await mover.move("ZZ"))["code"] == "illegal"
     assert (await mover.move("pass"))["code"] == "illegal"
 

@@ -32,6 +32,9 @@ def deal_started() -> dict:
         "hands": HANDS,
         "hand_sizes": [8, 8, 8, 8],
         "legal_moves": [m.code for m in deal.legal_moves()],
+        "family": "tricks",
+        "hundred_calls": None,
+        "hundred_pack_total": None,
         "row_ranks": None,
     }
 
@@ -264,7 +267,12 @@ def test_frames_applied_to_a_snapshot_equal_a_fresh_view_after_every_move(player
 
 def test_a_layout_move_carries_the_row_it_changed():
     deal = Deal(4, "rosbiratschka", 3, HANDS)
-    assert deal_started_facts(deal) == {"row_ranks": row_ranks(4)}
+    assert deal_started_facts(deal) == {
+        "family": "layout",
+        "hundred_calls": None,
+        "hundred_pack_total": None,
+        "row_ranks": row_ranks(4),
+    }
     jacks = [m for m in deal.legal_moves() if m.code.startswith("J")]
     deal.play(jacks[0])
     suit = jacks[0].code[1]
@@ -282,7 +290,34 @@ def test_a_layout_move_carries_the_row_it_changed():
     trick_deal = Deal(4, "no_tricks", 0, HANDS)
     trick_deal.play(trick_deal.legal_moves()[0])
     assert move_facts(trick_deal) == {"row": None}
-    assert deal_started_facts(trick_deal) == {"row_ranks": None}
+    assert deal_started_facts(trick_deal) == {
+        "family": "tricks",
+        "hundred_calls": None,
+        "hundred_pack_total": None,
+        "row_ranks": None,
+    }
+
+
+def test_the_hundred_deal_carries_its_calls_and_the_packs_total():
+    for players in (3, 4, 5, 6):
+        hundred = Deal(
+            players,
+            "hundred",
+            0,
+            [[c.code for c in h] for h in deal_hands(players, random.Random(players), dealer=0)],
+        )
+        facts = deal_started_facts(hundred)
+        assert facts["family"] == "hundred"
+        assert facts["hundred_calls"] == [25, 50, 100]
+        assert (
+            facts["hundred_pack_total"]
+            == 120
+            == sum(
+                card.hundred_value
+                for hand in (hundred.hand(s) for s in range(players))
+                for card in hand
+            )
+        )
 
 
 def test_row_ranks_follow_the_pack():
