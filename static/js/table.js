@@ -835,7 +835,7 @@ class TableApp {
       .join("");
     this.refs.hand.classList.toggle("my-turn", legal.size > 0);
     // The Hundred and the layout game have no tricks: no "last trick" to look at.
-    this.root.querySelector("[data-action=last-trick]").hidden = !deal.family === "tricks";
+    this.root.querySelector("[data-action=last-trick]").hidden = deal.family !== "tricks";
     const pass = this.root.querySelector("[data-action=pass]");
     pass.hidden = !legal.has("pass");
     pass.disabled = waiting;
