@@ -14,3 +14,6 @@ export DEBUG=false
 export ALLOWED_HOSTS=127.0.0.1,localhost
 export SECURE_SSL_REDIRECT=false
 export LOG_LEVEL=WARNING
+# The benchmark's clients all come from 127.0.0.1: the anonymous page throttle (production
+# default 60/m per address) would answer most page reads with 429 and measure nothing.
+export ANONYMOUS_PAGE_RATE=off
