@@ -40,6 +40,8 @@ class Player:
     ws: Any = None
     last_frame: float = field(default_factory=time.monotonic)
     pending: tuple[str, int, float] | None = None  # move, version, sent at
+    sent: dict[str, str] = field(default_factory=dict)  # frame id -> move
+    next_id: int = 0
     paused: bool = False  # the scenario holds this player's moves
     applied_up_to: int = 0  # our last acked move's version: wait for its event before moving
 
@@ -82,6 +84,12 @@ class Player:
     async def send(self, frame: dict[str, Any]) -> None:
         await self.ws.send(json.dumps(frame))
 
+    async def send_move(self, move: str, version: int) -> None:
+        self.next_id += 1
+        frame_id = f"s{self.seat}-{self.next_id}"
+        self.sent[frame_id] = move
+        await self.send({"type": "move", "move": move, "version": version, "id": frame_id})
+
     def handle(self, frame: dict[str, Any]) -> bool:
         """Apply one frame; True when the client must ask for a ``sync``."""
         kind = frame.get("type")
@@ -95,7 +103,8 @@ class Player:
                 return True
             self.state = apply_event(self.state, frame)
         elif kind == "ack":
-            self.acked[frame["version"]] = self.pending[0] if self.pending else "?"
+            # A resent move may be acknowledged twice (same version): the id says which move.
+            self.acked[frame["version"]] = self.sent[frame["id"]]
             self.applied_up_to = max(self.applied_up_to, frame["version"])
             self.pending = None
         elif kind == "error":
@@ -131,13 +140,13 @@ class Player:
                 if self.pending and now - self.pending[2] > ANSWER_SECONDS:
                     move, version, _sent = self.pending  # no answer: resend, same version
                     self.pending = (move, version, now)
-                    await self.send({"type": "move", "move": move, "version": version})
+                    await self.send_move(move, version)
                 waiting = self.paused or self.pending or self.state["version"] < self.applied_up_to
                 move = None if waiting else self.my_turn()
                 if move is not None:
                     version = self.state["version"]
                     self.pending = (move, version, now)
-                    await self.send({"type": "move", "move": move, "version": version})
+                    await self.send_move(move, version)
             except websockets.ConnectionClosed:
                 self.reconnects += 1
                 await self.connect()

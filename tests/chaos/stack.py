@@ -217,7 +217,10 @@ class Stack:
         process.wait(timeout=10)
 
     def worker_children(self) -> list[psutil.Process]:
-        return psutil.Process(self.processes["worker"].pid).children()
+        try:
+            return psutil.Process(self.processes["worker"].pid).children()
+        except psutil.NoSuchProcess:
+            return []
 
     def log_tail(self, name: str, lines: int = 40) -> str:
         text = self.logs[name].read_text(errors="replace") if name in self.logs else ""

@@ -17,6 +17,7 @@ server, seats 2 and 3 to the second. After every scenario the same invariants ho
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import shutil
 import tempfile
@@ -24,6 +25,7 @@ import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+import psutil
 import pytest
 
 from tests.chaos.players import Player, fresh_snapshot
@@ -221,8 +223,9 @@ async def kill_worker_children_at_the_end(
     killed = 0
     while time.monotonic() < deadline:
         for child in stack.worker_children():
-            child.kill()
-            killed += 1
+            with contextlib.suppress(psutil.NoSuchProcess):  # it may have exited meanwhile
+                child.kill()
+                killed += 1
         await asyncio.sleep(0.02)
     assert killed > 0
     return [players[0].servers[0], players[2].servers[0]]
