@@ -18,59 +18,30 @@ import argparse
 import json
 import random
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from make_records import corrupt_record  # noqa: E402
-from reference_engine import CONTRACTS, Deal, make_pack, score_text  # noqa: E402
+from make_records import corrupt_record, play_out  # noqa: E402
+from reference_engine import CONTRACTS, Deal, score_text  # noqa: E402
 
 OUT = Path(__file__).resolve().parent.parent / "tests" / "records" / "deals.jsonl"
 SEED = 20261201
 SLAM_CONTRACTS = ("no_tricks", "no_hearts", "no_jacks")
 
 
-def play_out(
-    players: int,
-    contract: str,
-    dealer: int,
-    rules: dict | None,
-    rng: random.Random,
-    greedy: int | None,
-) -> dict:
-    """A complete record: random legal play, or ``greedy`` seat taking what it can (slams)."""
-    pack = make_pack(players)
-    rng.shuffle(pack)
-    each = len(pack) // players
-    hands = [sorted(pack[seat * each : (seat + 1) * each]) for seat in range(players)]
-    deal = Deal(
-        players,
-        contract,
-        dealer,
-        hands,
-        {"doubling": True, "layout": "extend_first", **(rules or {})},
-    )
-    moves = []
-    order = "6789TJQKA"
-    while not deal.finished:
-        legal = deal.legal_moves()
-        if greedy is None:
-            move = rng.choice(legal)
-        else:
-            high = deal.seat == greedy
-            move = sorted(legal, key=lambda card: order.index(card[0]))[-1 if high else 0]
-        deal.play(move)
-        moves.append(move)
-    record = {
-        "players": players,
-        "contract": contract,
-        "dealer": dealer,
-        "hands": hands,
-        "moves": moves,
-    }
-    if rules is not None:
-        record["rules"] = rules
-    return record
+RANK_ORDER = "6789TJQKA"
+
+
+def greedy(seat: int) -> Callable[[Deal, list[str]], str]:
+    """``seat`` takes what it can (its highest card), the others duck (their lowest): slams."""
+
+    def choose(deal: Deal, legal: list[str]) -> str:
+        ranked = sorted(legal, key=lambda card: RANK_ORDER.index(card[0]))
+        return ranked[-1] if deal.seat == seat else ranked[0]
+
+    return choose
 
 
 def expectation(line: str) -> dict:
@@ -86,24 +57,14 @@ def examples() -> list[tuple[str, dict]]:
     for players in (3, 4, 5, 6):
         for contract in CONTRACTS:
             for rules in (None, {"doubling": False}):
-                lines.append(
-                    json.dumps(
-                        play_out(players, contract, rng.randrange(players), rules, rng, None)
-                    )
-                )
-        lines.append(
-            json.dumps(play_out(players, "rosbiratschka", 0, {"layout": "free"}, rng, None))
-        )
+                dealer = rng.randrange(players)
+                lines.append(json.dumps(play_out(players, contract, dealer, rules, rng)))
+        lines.append(json.dumps(play_out(players, "rosbiratschka", 0, {"layout": "free"}, rng)))
         for contract in SLAM_CONTRACTS:
             for _attempt in range(20000):
-                record = play_out(
-                    players,
-                    contract,
-                    rng.randrange(players),
-                    None,
-                    rng,
-                    greedy=rng.randrange(players),
-                )
+                dealer = rng.randrange(players)
+                taker = greedy(rng.randrange(players))
+                record = play_out(players, contract, dealer, None, rng, taker)
                 if -8 in score_text(json.dumps(record)).get("penalties", []):
                     lines.append(json.dumps(record))
                     break

@@ -14,6 +14,7 @@ import argparse
 import json
 import random
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -33,12 +34,16 @@ def random_rules(rng: random.Random) -> dict | None:
     return rules
 
 
-def random_record(rng: random.Random) -> dict:
-    """One legal, complete deal record played out with uniformly random legal moves."""
-    players = rng.randint(3, 6)
-    contract = rng.choice(CONTRACTS)
-    dealer = rng.randrange(players)
-    rules = random_rules(rng)
+def play_out(
+    players: int,
+    contract: str,
+    dealer: int,
+    rules: dict | None,
+    rng: random.Random,
+    choose: Callable[[Deal, list[str]], str] | None = None,
+) -> dict:
+    """A legal, complete deal record from a shuffled pack: each move by ``choose(deal, legal)``,
+    uniformly random among the legal moves unless told otherwise."""
     pack = make_pack(players)
     rng.shuffle(pack)
     each = len(pack) // players
@@ -47,7 +52,8 @@ def random_record(rng: random.Random) -> dict:
     deal = Deal(players, contract, dealer, hands, effective)
     moves = []
     while not deal.finished:
-        move = rng.choice(deal.legal_moves())
+        legal = deal.legal_moves()
+        move = rng.choice(legal) if choose is None else choose(deal, legal)
         deal.play(move)
         moves.append(move)
     record = {
@@ -60,6 +66,15 @@ def random_record(rng: random.Random) -> dict:
     if rules is not None:
         record["rules"] = rules
     return record
+
+
+def random_record(rng: random.Random) -> dict:
+    """One legal, complete deal record played out with uniformly random legal moves."""
+    players = rng.randint(3, 6)
+    contract = rng.choice(CONTRACTS)
+    dealer = rng.randrange(players)
+    rules = random_rules(rng)
+    return play_out(players, contract, dealer, rules, rng)
 
 
 def _replay(record: dict, upto: int) -> Deal:
