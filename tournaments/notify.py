@@ -77,14 +77,7 @@ def notify_table_ready(round_id: int) -> int:
                     )
             except IntegrityError:
                 continue  # already reminded by an earlier run
-            if user.email:
-                send_mail(
-                    subject=subject,
-                    message=f"{message}\n\n{absolute_url(url)}",
-                    from_email=settings.DEFAULT_FROM_EMAIL,
-                    recipient_list=[user.email],
-                )
-                Notice.objects.filter(pk=notice.pk).update(emailed_at=timezone.now())
+            _email_notice(notice, user, subject)
             sent += 1
     return sent
 
@@ -139,13 +132,19 @@ def notify_event(tournament_id: int, kind: str) -> int:
         notice = Notice.objects.create(
             user=user, tournament=tournament, kind=kind, message=message, url=url
         )
-        if user.email:
-            send_mail(
-                subject=subject,
-                message=f"{message}\n\n{absolute_url(url)}",
-                from_email=settings.DEFAULT_FROM_EMAIL,
-                recipient_list=[user.email],
-            )
-            Notice.objects.filter(pk=notice.pk).update(emailed_at=timezone.now())
+        _email_notice(notice, user, subject)
         sent += 1
     return sent
+
+
+def _email_notice(notice: Notice, user, subject: str) -> None:
+    """Send a stored notice by e-mail too (when the user has an address) and note when."""
+    if not user.email:
+        return
+    send_mail(
+        subject=subject,
+        message=f"{notice.message}\n\n{absolute_url(notice.url)}",
+        from_email=settings.DEFAULT_FROM_EMAIL,
+        recipient_list=[user.email],
+    )
+    Notice.objects.filter(pk=notice.pk).update(emailed_at=timezone.now())
