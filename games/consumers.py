@@ -76,20 +76,36 @@ MOVE_THREADS = 6
 _move_executor = ThreadPoolExecutor(max_workers=MOVE_THREADS, thread_name_prefix="games-move")
 _submit_move = _MoveCall(_submit_move_now, thread_sensitive=False, executor=_move_executor)
 
+# A socket's handshake reads (access, replay) run on threads of their own, beside the one
+# thread Channels gives to all sync code of a worker: in a reconnect storm thousands of
+# handshakes would otherwise wait for each other's database round trips one by one.
+HANDSHAKE_THREADS = 3
+_handshake_executor = ThreadPoolExecutor(
+    max_workers=HANDSHAKE_THREADS, thread_name_prefix="games-handshake"
+)
+
+
+def _handshake_read(function: Any) -> Any:
+    return _MoveCall(function, thread_sensitive=False, executor=_handshake_executor)
+
 
 def close_move_thread_connections(timeout: float = 30) -> None:
-    """Close the database connections the move threads keep (``CONN_MAX_AGE``): for tests,
-    before PostgreSQL drops their database. Every thread runs one closer: they meet at a
-    barrier, so no thread can take two."""
-    barrier = threading.Barrier(MOVE_THREADS)
+    """Close the database connections the move and handshake threads keep (``CONN_MAX_AGE``):
+    for tests, before PostgreSQL drops their database. Every thread runs one closer: they meet
+    at a barrier, so no thread can take two."""
+    for executor, threads in (
+        (_move_executor, MOVE_THREADS),
+        (_handshake_executor, HANDSHAKE_THREADS),
+    ):
+        barrier = threading.Barrier(threads)
 
-    def close() -> None:
-        barrier.wait(timeout)
-        connections.close_all()
+        def close(barrier: threading.Barrier = barrier) -> None:
+            barrier.wait(timeout)
+            connections.close_all()
 
-    futures = [_move_executor.submit(close) for _ in range(MOVE_THREADS)]
-    for future in futures:
-        future.result(timeout)
+        futures = [executor.submit(close) for _ in range(threads)]
+        for future in futures:
+            future.result(timeout)
 
 
 class _FrameCache:
@@ -203,12 +219,9 @@ class TableConsumer(_NoConnectionChurn, AsyncJsonWebsocketConsumer):
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
         self.user_frames = _user_frames.join(self.user.pk)
-        self.card_look = await database_sync_to_async(selectors.card_look_of)(self.user)
         query = parse_qs(self.scope.get("query_string", b"").decode())
         invite = query.get("invite", [None])[0]
-        access = await database_sync_to_async(selectors.viewer_access)(
-            self.table_id, self.user, invite
-        )
+        access = await _handshake_read(selectors.viewer_access)(self.table_id, self.user, invite)
         if access is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
@@ -217,6 +230,7 @@ class TableConsumer(_NoConnectionChurn, AsyncJsonWebsocketConsumer):
             return
         self.seat = access.seat
         self.group = access.group
+        self.card_look = access.card_look
         # Join before reading the state: an event committed in between is then queued for us
         # and dropped by version if the snapshot already holds it.
         await self.channel_layer.group_add(self.group, self.channel_name)
@@ -242,7 +256,7 @@ class TableConsumer(_NoConnectionChurn, AsyncJsonWebsocketConsumer):
 
     async def replay(self, version: int) -> bool:
         """Send the events after ``version``; False when a snapshot must be sent instead."""
-        messages = await database_sync_to_async(selectors.events_since)(self.table_id, version)
+        messages = await _handshake_read(selectors.events_since)(self.table_id, version)
         if messages is None:
             return False
         for message in messages:

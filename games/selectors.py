@@ -10,13 +10,13 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Prefetch
+from django.db.models import OuterRef, Prefetch, Subquery
 
 from games.engine import Deal
 from games.live import facts
 from games.live.replay import replay_steps
 from games.live.state import is_outdated
-from games.models import Partie, PartieDeal, Seat, Table, TableEvent
+from games.models import Partie, PartieDeal, Seat, Table, TableEvent, table_group_name
 from games.outcomes import PartieOutcome, SeatOutcome
 
 MAX_REPLAY_EVENTS = 200
@@ -95,22 +95,39 @@ class ViewerAccess:
     seat: int | None
     allowed: bool
     group: str
+    card_look: str = "german"
 
 
 def viewer_access(table_id: int, user: Any, invite: str | None) -> ViewerAccess | None:
-    """None when the table does not exist; spectators of private tables need the invite code."""
-    table = Table.objects.filter(pk=table_id).only("id", "public", "invite_code").first()
-    if table is None:
-        return None
-    seat = (
-        Seat.objects.filter(table_id=table_id, user_id=user.pk)
-        .values_list("number", flat=True)
+    """None when the table does not exist; spectators of private tables need the invite code.
+
+    One query (seat and card look as subqueries): a socket's handshake runs it, and a
+    reconnect storm runs it thousands of times in seconds.
+    """
+    from rosbi_platform.accounts.models import Profile
+
+    row = (
+        Table.objects.filter(pk=table_id)
+        .annotate(
+            viewer_seat=Subquery(
+                Seat.objects.filter(table_id=OuterRef("pk"), user_id=user.pk).values("number")[:1]
+            ),
+            viewer_look=Subquery(Profile.objects.filter(user_id=user.pk).values("card_look")[:1]),
+        )
+        .values_list("public", "invite_code", "viewer_seat", "viewer_look")
         .first()
     )
-    allowed = (
-        seat is not None or table.public or (invite is not None and invite == table.invite_code)
+    if row is None:
+        return None
+    public, invite_code, seat, look = row
+    allowed = seat is not None or public or (invite is not None and invite == invite_code)
+    return ViewerAccess(
+        table_id=table_id,
+        seat=seat,
+        allowed=allowed,
+        group=table_group_name(table_id, invite_code),
+        card_look=look or "german",
     )
-    return ViewerAccess(table_id=table_id, seat=seat, allowed=allowed, group=table.group_name)
 
 
 def card_look_of(user: Any) -> str:
@@ -206,6 +223,8 @@ def events_since(table_id: int, version: int) -> list[dict[str, Any]] | None:
         return None
     if current - version > MAX_REPLAY_EVENTS:
         return None
+    if current == version:
+        return []  # nothing missed: the usual reconnect
     events = TableEvent.objects.filter(table_id=table_id, version__gt=version).order_by("version")
     messages = [e.as_message() for e in events]
     if any(is_outdated(m["event"]) for m in messages):

@@ -12,7 +12,9 @@ django_asgi_application = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.conf import settings  # noqa: E402
 
+from rosbi_platform.gc_tuning import tune_garbage_collector  # noqa: E402
 from rosbi_platform.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
@@ -23,3 +25,6 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+# Last, once everything a worker needs is imported: see rosbi_platform/gc_tuning.py.
+tune_garbage_collector(settings.GC_THRESHOLDS)

@@ -25,6 +25,13 @@ EMBEDDED_POSTGRES_DIR_NAME = "postgres"
 DEFAULT_POOL_SIZE = 10
 DEFAULT_ANONYMOUS_PAGE_RATE = "60/m"
 POOL_TIMEOUT_SECONDS = 10
+# Django's PostgreSQL backend with Rosbi's pool check (rosbi_platform/postgresql/base.py).
+DATABASE_ENGINE = "rosbi_platform.postgresql"
+# Python's default (700, 10, 10) runs a full collection every few seconds in a web worker with
+# thousands of open sockets: each pauses every socket and request of the process for 100-400 ms
+# (measured: docs/performance.md, "Garbage collector pauses"). A larger first generation lets
+# short-lived request and frame objects die young and makes full collections rare.
+DEFAULT_GC_THRESHOLDS = (15_000, 20, 100)
 
 # Every variable the settings read, with a one-line meaning: README, .env.example and the
 # compose test are checked against this list so they cannot drift apart.
@@ -47,6 +54,7 @@ ENVIRONMENT_VARIABLES: dict[str, str] = {
     "SECURE_HSTS_SECONDS": "HSTS max-age in production (default one year)",
     "SECURE_SSL_REDIRECT": "redirect http to https in production (default true)",
     "LOG_LEVEL": "root log level (default INFO)",
+    "GC_THRESHOLDS": "web workers' garbage collector thresholds (default 15000,20,100; off: Python's)",
     "SITE_URL": "the site's public address for links in e-mails (default https://first host)",
     "TRUSTED_PROXIES": "comma-separated proxy addresses or networks whose X-Forwarded-For is believed",
     "ANONYMOUS_PAGE_RATE": "expensive pages per address for visitors not logged in (default 60/m, off)",
@@ -89,6 +97,7 @@ class Config:
     site_url: str = "http://127.0.0.1:8000"
     trusted_proxies: tuple[str, ...] = ()
     anonymous_page_rate: str | None = DEFAULT_ANONYMOUS_PAGE_RATE
+    gc_thresholds: tuple[int, int, int] | None = DEFAULT_GC_THRESHOLDS
 
 
 def parse_bool(name: str, raw: str | None, default: bool) -> bool:
@@ -162,18 +171,23 @@ def pooled_connection_options(pool_size: int) -> dict[str, Any]:
     connection per thread: a crawl piled them up until PostgreSQL refused everyone. A pool of
     at most ``pool_size`` connections per process bounds the total whatever the traffic; a
     request that finds all of them busy waits up to ``POOL_TIMEOUT_SECONDS``. Each connection
-    is checked as it leaves the pool, so after a database restart no request gets a dead one.
+    is checked as it leaves the pool, unless it came back less than a second ago
+    (`rosbi_platform.db_pool`), so after a database restart no request gets a dead one.
     """
+    from rosbi_platform import db_pool
+
     return {
         "CONN_MAX_AGE": 0,
-        # With a pool, Django turns this into the pool's check as a connection leaves it.
-        "CONN_HEALTH_CHECKS": True,
+        # Off: Django would check every connection leaving the pool (a round trip per database
+        # call); DATABASE_ENGINE's pool uses `db_pool.check_unless_recently_used` instead.
+        "CONN_HEALTH_CHECKS": False,
         "OPTIONS": {
             "pool": {
                 "min_size": 1,
                 "max_size": pool_size,
                 "timeout": POOL_TIMEOUT_SECONDS,
                 "max_idle": 60,
+                "reset": db_pool.note_returned,
             }
         },
     }
@@ -270,10 +284,11 @@ def load_config(env: Mapping[str, str], base_dir: Path) -> Config:
             raise ImproperlyConfigured(
                 f"DATABASE_URL must name a PostgreSQL server (postgres://...): {database_url!r}."
             )
+        database["ENGINE"] = DATABASE_ENGINE
     elif debug:
         # Completed by settings.py, which starts the embedded server and knows its socket.
         embedded_postgres_dir = var_dir / EMBEDDED_POSTGRES_DIR_NAME
-        database = {"ENGINE": "django.db.backends.postgresql"}
+        database = {"ENGINE": DATABASE_ENGINE}
     else:
         raise ImproperlyConfigured(
             "DATABASE_URL is not set. The embedded PostgreSQL is for local development only; "
@@ -329,7 +344,25 @@ def load_config(env: Mapping[str, str], base_dir: Path) -> Config:
         site_url=site_url,
         trusted_proxies=parse_networks("TRUSTED_PROXIES", env.get("TRUSTED_PROXIES")),
         anonymous_page_rate=parse_rate("ANONYMOUS_PAGE_RATE", env.get("ANONYMOUS_PAGE_RATE")),
+        gc_thresholds=parse_gc_thresholds(env.get("GC_THRESHOLDS")),
     )
+
+
+def parse_gc_thresholds(raw: str | None) -> tuple[int, int, int] | None:
+    """Three positive integers for `gc.set_threshold`, or None (`off`) for Python's defaults."""
+    if raw is None or not raw.strip():
+        return DEFAULT_GC_THRESHOLDS
+    text = raw.strip().lower()
+    if text in FALSE_WORDS:
+        return None
+    parts = [part.strip() for part in text.split(",")]
+    if len(parts) != 3 or not all(part.isdigit() and int(part) > 0 for part in parts):
+        raise ImproperlyConfigured(
+            f"GC_THRESHOLDS must be three positive whole numbers such as 15000,20,100 "
+            f"(or off): {raw!r}."
+        )
+    first, second, third = (int(part) for part in parts)
+    return first, second, third
 
 
 def email_from_parts(env: Mapping[str, str]) -> EmailConfig:

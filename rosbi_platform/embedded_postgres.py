@@ -24,6 +24,8 @@ from typing import Any
 
 from django.core.exceptions import ImproperlyConfigured
 
+from rosbi_platform.config import DATABASE_ENGINE
+
 DATABASE_NAME = "rosbi"
 SUPERUSER = "postgres"
 
@@ -125,7 +127,7 @@ def database_settings(data_dir: Path) -> dict[str, Any]:
     """``DATABASES["default"]`` for the embedded server (started here if needed)."""
     socket_dir = ensure_embedded_postgres(data_dir)
     return {
-        "ENGINE": "django.db.backends.postgresql",
+        "ENGINE": DATABASE_ENGINE,
         "NAME": DATABASE_NAME,
         "USER": SUPERUSER,
         "PASSWORD": "",

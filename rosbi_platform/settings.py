@@ -236,6 +236,7 @@ CACHES = {
 }
 RATELIMIT_USE_CACHE = "default"
 ANONYMOUS_PAGE_RATE = CONFIG.anonymous_page_rate
+GC_THRESHOLDS = CONFIG.gc_thresholds
 
 LOGGING = {
     "version": 1,

@@ -43,21 +43,40 @@ class Pool:
         self.host, self.port = host, port
         self.idle: list[tuple[asyncio.StreamReader, asyncio.StreamWriter]] = []
         self.opened = 0
+        self.retried = 0
         self.limit = asyncio.Semaphore(MAX_CONNECTIONS)
 
     async def get(self, path: str, headers: dict[str, str]) -> tuple[int, int]:
         """(status, body bytes) of one GET; the connection goes back to the pool if kept."""
         async with self.limit:
-            if self.idle:
+            reused = bool(self.idle)
+            if reused:
                 reader, writer = self.idle.pop()
             else:
                 reader, writer = await asyncio.open_connection(self.host, self.port)
                 self.opened += 1
             lines = [f"GET {path} HTTP/1.1", f"Host: {self.host}:{self.port}"]
             lines += [f"{k}: {v}" for k, v in headers.items()]
-            writer.write(("\r\n".join(lines) + "\r\n\r\n").encode())
+            request = ("\r\n".join(lines) + "\r\n\r\n").encode()
+            writer.write(request)
             try:
                 status, size, keep = await read_response(reader)
+            except (asyncio.IncompleteReadError, ConnectionError) as error:
+                writer.close()
+                stale = not getattr(error, "partial", b"")
+                if not (reused and stale):
+                    raise
+                # The server closed this idle keep-alive connection (uvicorn: after 5 s) just
+                # as the request went out; like every HTTP client, send a GET again on a new one.
+                self.retried += 1
+                reader, writer = await asyncio.open_connection(self.host, self.port)
+                self.opened += 1
+                writer.write(request)
+                try:
+                    status, size, keep = await read_response(reader)
+                except BaseException:
+                    writer.close()
+                    raise
             except BaseException:
                 writer.close()
                 raise
@@ -151,6 +170,7 @@ async def open_loop(
         "errors": dict(errors),
         "send_late_ms_max": max(lateness) * 1000 if lateness else None,
         "connections_opened": pool.opened,
+        "stale_keepalive_retried": pool.retried,
     }
 
 
@@ -340,7 +360,8 @@ def print_figures(f: dict[str, Any]) -> None:
             f"  {name:<7} served {p['rate_served']:.1f}/s ({p['answered']}/{p['requests']}), "
             f"p50 / p95 / p99 / max {lat['p50']:.1f} / {lat['p95']:.1f} / {lat['p99']:.1f} / "
             f"{lat['max']:.1f} ms, errors {p['errors'] or 'none'}, connections opened "
-            f"{p['connections_opened']}, PostgreSQL backends {p['pg_min']}-{p['pg_max']}, "
+            f"{p['connections_opened']} ({p['stale_keepalive_retried']} for a GET sent again "
+            f"after the server closed an idle keep-alive one), PostgreSQL backends {p['pg_min']}-{p['pg_max']}, "
             f"worker CPU {p['worker_cpu_percent_mean'] or 0:.0f} % of one core"
         )
         if name == "pages":

@@ -24,6 +24,12 @@ from games.live.state import apply_event, is_outdated
 
 SILENCE_SECONDS = 3.0
 ANSWER_SECONDS = 5.0
+# docs/protocol.md: a socket may send a burst of 30 frames, then 10 a second. These players
+# pace themselves a little below that, as a program must; a table of fast players otherwise
+# runs its sockets into `rate_limited` refusals.
+FRAME_BURST = 30
+FRAMES_PER_SECOND = 9.0
+RATE_LIMITED_PAUSE_SECONDS = 1.0
 
 
 @dataclass
@@ -44,6 +50,9 @@ class Player:
     next_id: int = 0
     paused: bool = False  # the scenario holds this player's moves
     applied_up_to: int = 0  # our last acked move's version: wait for its event before moving
+    tokens: float = FRAME_BURST
+    tokens_at: float = field(default_factory=time.monotonic)
+    quiet_until: float = 0.0  # after a `rate_limited` refusal
 
     def url(self, port: int, since: int | None) -> str:
         query = f"?since={since}" if since is not None else ""
@@ -82,7 +91,18 @@ class Player:
         return deal["legal_moves"][0]
 
     async def send(self, frame: dict[str, Any]) -> None:
+        await self.pace()
         await self.ws.send(json.dumps(frame))
+
+    async def pace(self) -> None:
+        """Wait for a frame token: the client's copy of the server's per-socket bucket."""
+        now = time.monotonic()
+        self.tokens = min(FRAME_BURST, self.tokens + (now - self.tokens_at) * FRAMES_PER_SECOND)
+        self.tokens_at = now
+        if self.tokens < 1:
+            await asyncio.sleep((1 - self.tokens) / FRAMES_PER_SECOND)
+            self.tokens, self.tokens_at = 1.0, time.monotonic()
+        self.tokens -= 1
 
     async def send_move(self, move: str, version: int) -> None:
         self.next_id += 1
@@ -110,6 +130,8 @@ class Player:
         elif kind == "error":
             self.errors[frame.get("code")] += 1
             self.pending = None
+            if frame.get("code") == "rate_limited":
+                self.quiet_until = time.monotonic() + RATE_LIMITED_PAUSE_SECONDS
         return False
 
     async def play(self, stop: asyncio.Event) -> None:
@@ -141,7 +163,12 @@ class Player:
                     move, version, _sent = self.pending  # no answer: resend, same version
                     self.pending = (move, version, now)
                     await self.send_move(move, version)
-                waiting = self.paused or self.pending or self.state["version"] < self.applied_up_to
+                waiting = (
+                    self.paused
+                    or self.pending
+                    or self.state["version"] < self.applied_up_to
+                    or now < self.quiet_until
+                )
                 move = None if waiting else self.my_turn()
                 if move is not None:
                     version = self.state["version"]

@@ -31,7 +31,7 @@ def test_local_defaults(tmp_path):
     config = load_config({}, tmp_path)
 
     assert config.debug is True
-    assert config.database["ENGINE"] == "django.db.backends.postgresql"
+    assert config.database["ENGINE"] == "rosbi_platform.postgresql"
     assert config.embedded_postgres_dir == tmp_path / "var" / "postgres"
     assert config.embedded_redis_socket == tmp_path / "var" / "redis" / "redis.sock"
     assert config.redis_url == f"unix://{tmp_path}/var/redis/redis.sock?db=0"
@@ -64,6 +64,7 @@ def test_every_variable_is_applied(tmp_path):
         "SECURE_HSTS_SECONDS": "600",
         "SECURE_SSL_REDIRECT": "no",
         "LOG_LEVEL": "warning",
+        "GC_THRESHOLDS": "20000, 30, 40",
     }
     config = load_config(env, tmp_path)
 
@@ -71,7 +72,7 @@ def test_every_variable_is_applied(tmp_path):
     assert config.secret_key == STRONG_KEY
     assert config.allowed_hosts == ["rosbi.example", "www.rosbi.example"]
     assert config.csrf_trusted_origins == ["https://rosbi.example", "https://www.rosbi.example"]
-    assert config.database["ENGINE"] == "django.db.backends.postgresql"
+    assert config.database["ENGINE"] == "rosbi_platform.postgresql"
     assert config.database["HOST"] == "db.internal"
     assert config.database["NAME"] == "rosbi"
     assert config.database["CONN_MAX_AGE"] == 0
@@ -88,6 +89,7 @@ def test_every_variable_is_applied(tmp_path):
     assert config.hsts_seconds == 600
     assert config.ssl_redirect is False
     assert config.log_level == "WARNING"
+    assert config.gc_thresholds == (20000, 30, 40)
     assert not (tmp_path / "var" / "secret_key").exists(), "production must not write a key"
 
 
@@ -173,6 +175,9 @@ def test_production_needs_allowed_hosts_and_a_real_redis(tmp_path):
         ("SECURE_HSTS_SECONDS", "a year"),
         ("REDIS_URL", "http://redis:6379"),
         ("CSRF_TRUSTED_ORIGINS", "rosbi.example"),
+        ("GC_THRESHOLDS", "15000,20"),
+        ("GC_THRESHOLDS", "15000,-1,100"),
+        ("GC_THRESHOLDS", "lots"),
     ],
 )
 def test_malformed_values_are_rejected(tmp_path, name, value):
@@ -239,3 +244,32 @@ def test_site_url_defaults_and_validation(tmp_path):
     assert given.site_url == "https://play.rosbi.example"
     with pytest.raises(ImproperlyConfigured, match="SITE_URL"):
         load_config({**production, "SITE_URL": "rosbi.example"}, tmp_path)
+
+
+def test_garbage_collector_thresholds_default_and_off(tmp_path):
+    assert load_config({}, tmp_path).gc_thresholds == (15_000, 20, 100)
+    assert load_config({"GC_THRESHOLDS": "off"}, tmp_path).gc_thresholds is None
+
+
+def test_web_workers_apply_the_thresholds_and_freeze_start_up_objects():
+    """The ASGI application a uvicorn worker imports tunes that worker's garbage collector."""
+    probe = (
+        "import gc; import rosbi_platform.asgi; "
+        "print(gc.get_threshold(), gc.get_freeze_count() > 10_000)"
+    )
+    env = {
+        **os.environ,
+        "GC_THRESHOLDS": "12345,6,7",
+        "DJANGO_SETTINGS_MODULE": "rosbi_platform.settings",
+    }
+    result = subprocess.run(
+        [sys.executable, "-c", probe],
+        cwd=REPO_ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == "(12345, 6, 7) True"

@@ -31,7 +31,7 @@ def test_one_server_is_shared_and_stops_only_when_idle(tmp_path):
         assert embedded_postgres.ensure_embedded_postgres(data_dir) == socket_dir
         assert (data_dir / "postmaster.pid").read_text().splitlines()[0] == pid, "no second server"
         settings = embedded_postgres.database_settings(data_dir)
-        assert settings["ENGINE"] == "django.db.backends.postgresql"
+        assert settings["ENGINE"] == "rosbi_platform.postgresql"
         assert settings["HOST"] == str(socket_dir) and settings["NAME"] == "rosbi"
 
         with psycopg.connect(host=str(socket_dir), dbname="rosbi", user="postgres") as client:

@@ -1,0 +1,1 @@
+"""Django's PostgreSQL backend with Rosbi's pool check (see `base.py`)."""
