@@ -11,19 +11,16 @@ from __future__ import annotations
 
 import json
 import logging
-import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 from types import SimpleNamespace
 from typing import Any
 from urllib.parse import parse_qs
 
-from asgiref.sync import SyncToAsync
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
-from django.db import DatabaseError, InterfaceError, OperationalError, connections
+from django.db import DatabaseError, InterfaceError, OperationalError
 from django.utils import translation
 from django.utils.translation import gettext as _
 
@@ -32,6 +29,7 @@ from games.events import LOBBY_GROUP, MoveResult, ServiceError
 from games.live import messages
 from games.live.positions import positions
 from games.live.state import frame_for_viewer, viewer_key
+from rosbi_platform.db_threads import ThreadGroup
 
 logger = logging.getLogger(__name__)
 
@@ -40,72 +38,23 @@ CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 
 
-class _MoveCall(SyncToAsync):
-    """``database_sync_to_async`` for moves, without a health check per move.
-
-    Channels closes old connections before and after every call, and with
-    ``conn_health_checks`` (kept on in the settings for pages and tasks) each call then
-    starts with a ``SELECT 1``: a second round trip for a move that is otherwise one
-    statement. Here a connection is only looked at after the call, and only when it had an
-    error or passed its ``CONN_MAX_AGE``; a move that met a dead connection (PostgreSQL
-    restarted) is sent once more on a fresh one by ``TableConsumer.handle_move``, which the
-    move's version makes safe (applied once, a resend is acknowledged).
-    """
-
-    def thread_handler(self, loop: Any, *args: Any, **kwargs: Any) -> Any:
-        try:
-            return super().thread_handler(loop, *args, **kwargs)
-        finally:
-            _close_broken_or_old_connections()
-
-
-def _close_broken_or_old_connections() -> None:
-    now = time.monotonic()
-    for conn in connections.all(initialized_only=True):
-        expired = conn.close_at is not None and now >= conn.close_at
-        if conn.connection is not None and (conn.errors_occurred or expired):
-            conn.close_if_unusable_or_obsolete()
-
-
 def _submit_move_now(*args: Any, **kwargs: Any) -> MoveResult:
     return moves.submit_move(*args, **kwargs)
 
 
-# The threads (and so at most the database connections) each worker gives to moves.
+# The threads (and so at most the database connections) each worker gives to moves. A move
+# that met a dead connection (PostgreSQL restarted) is sent once more on a fresh one by
+# ``TableConsumer.handle_move``, which the move's version makes safe (applied once, a resend
+# is acknowledged).
 MOVE_THREADS = 6
-_move_executor = ThreadPoolExecutor(max_workers=MOVE_THREADS, thread_name_prefix="games-move")
-_submit_move = _MoveCall(_submit_move_now, thread_sensitive=False, executor=_move_executor)
+move_threads = ThreadGroup("games-move", MOVE_THREADS)
+_submit_move = move_threads.call(_submit_move_now)
 
 # A socket's handshake reads (access, replay) run on threads of their own, beside the one
 # thread Channels gives to all sync code of a worker: in a reconnect storm thousands of
 # handshakes would otherwise wait for each other's database round trips one by one.
 HANDSHAKE_THREADS = 3
-_handshake_executor = ThreadPoolExecutor(
-    max_workers=HANDSHAKE_THREADS, thread_name_prefix="games-handshake"
-)
-
-
-def _handshake_read(function: Any) -> Any:
-    return _MoveCall(function, thread_sensitive=False, executor=_handshake_executor)
-
-
-def close_move_thread_connections(timeout: float = 30) -> None:
-    """Close the database connections the move and handshake threads keep (``CONN_MAX_AGE``):
-    for tests, before PostgreSQL drops their database. Every thread runs one closer: they meet
-    at a barrier, so no thread can take two."""
-    for executor, threads in (
-        (_move_executor, MOVE_THREADS),
-        (_handshake_executor, HANDSHAKE_THREADS),
-    ):
-        barrier = threading.Barrier(threads)
-
-        def close(barrier: threading.Barrier = barrier) -> None:
-            barrier.wait(timeout)
-            connections.close_all()
-
-        futures = [executor.submit(close) for _ in range(threads)]
-        for future in futures:
-            future.result(timeout)
+handshake_threads = ThreadGroup("games-handshake", HANDSHAKE_THREADS)
 
 
 class _FrameCache:
@@ -187,7 +136,7 @@ class _NoConnectionChurn:
     Channels 4.2+ hops to the shared sync thread to close old connections before *each*
     handler: for every frame and every group message of every socket (four sockets per move
     event at a four-seat table), although these consumers reach the database only through
-    ``database_sync_to_async`` (or ``_MoveCall``), which look after their connections
+    ``database_sync_to_async`` (or a ``ThreadGroup``), which look after their connections
     themselves.
     """
 
@@ -221,7 +170,9 @@ class TableConsumer(_NoConnectionChurn, AsyncJsonWebsocketConsumer):
         self.user_frames = _user_frames.join(self.user.pk)
         query = parse_qs(self.scope.get("query_string", b"").decode())
         invite = query.get("invite", [None])[0]
-        access = await _handshake_read(selectors.viewer_access)(self.table_id, self.user, invite)
+        access = await handshake_threads.call(selectors.viewer_access)(
+            self.table_id, self.user, invite
+        )
         if access is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
@@ -256,7 +207,7 @@ class TableConsumer(_NoConnectionChurn, AsyncJsonWebsocketConsumer):
 
     async def replay(self, version: int) -> bool:
         """Send the events after ``version``; False when a snapshot must be sent instead."""
-        messages = await _handshake_read(selectors.events_since)(self.table_id, version)
+        messages = await handshake_threads.call(selectors.events_since)(self.table_id, version)
         if messages is None:
             return False
         for message in messages:
@@ -380,7 +331,7 @@ class TableConsumer(_NoConnectionChurn, AsyncJsonWebsocketConsumer):
         if self.seat is None:
             await self.send_error(client_id, "not_seated", _("Spectators cannot play."))
             return
-        # Off the worker's one shared database thread (``_MoveCall``): moves of different
+        # Off the worker's one shared database thread (``move_threads``): moves of different
         # tables overlap their database waits; the row lock (or the version compare-and-swap)
         # orders the moves of one table.
         try:

@@ -41,13 +41,13 @@ def eager_tasks_and_instant_bots(request):
 
 
 def close_consumer_thread_connections() -> None:
-    """Consumers reach the database from asgiref's one sync thread and the move threads, whose
+    """Consumers reach the database from asgiref's one sync thread and thread groups, whose
     connections outlive the test (CONN_MAX_AGE); close them so PostgreSQL can drop the test
     database at the end."""
     from asgiref.sync import SyncToAsync
     from django.db import connections
 
-    from games.consumers import close_move_thread_connections
+    from rosbi_platform.db_threads import close_thread_connections
 
     SyncToAsync.single_thread_executor.submit(connections.close_all).result(timeout=30)
-    close_move_thread_connections()
+    close_thread_connections()

@@ -293,4 +293,4 @@ def test_moves_run_on_the_move_threads_in_parallel() -> None:
     from games import consumers
 
     assert consumers._submit_move._thread_sensitive is False
-    assert consumers._submit_move._executor is consumers._move_executor
+    assert consumers._submit_move._executor is consumers.move_threads.executor
