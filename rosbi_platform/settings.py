@@ -39,6 +39,7 @@ INSTALLED_APPS = [
     "axes",
     "rosbi_platform",
     "rosbi_platform.accounts",
+    "rosbi_platform.friends",
     "games",
     "tournaments",
     "ratings",
