@@ -154,3 +154,42 @@ def test_invitations_are_refused_with_reasons():
     with pytest.raises(ServiceError) as gone:
         invitations.decline_invitation(table.pk, friend)
     assert gone.value.code == "not_invited"
+
+
+def test_the_table_page_forms_reach_the_services():
+    """Thin views: resign, abort (a vote for a non-owner), rematch (to the new table), invite
+    and decline, each answered on the page with a message."""
+    from django.test import Client
+
+    def client_for(user) -> Client:
+        client = Client()
+        client.force_login(user)
+        return client
+
+    table, users = humans_table(3, seed=3)
+    voted = client_for(users[1]).post(f"/tables/{table.pk}/abort/", follow=True)
+    assert "every player must agree" in voted.content.decode()
+    assert TableVote.objects.filter(table=table, kind="abort", seat=1).exists()
+    client_for(users[2]).post(f"/tables/{table.pk}/resign/")
+    assert Seat.objects.get(table=table, number=2).resigned
+
+    finished, players = finished_table(2, 3)
+    client_for(players[0]).post(f"/tables/{finished.pk}/rematch/")
+    answer = client_for(players[1]).post(f"/tables/{finished.pk}/rematch/")
+    rematch = Table.objects.get(rematch_of=finished)
+    assert answer.status_code == 302 and answer["Location"] == f"/tables/{rematch.pk}/"
+
+    open_table = lobby.create_table(owner=players[0], size=3, public=False)
+    page = client_for(players[0]).post(
+        f"/tables/{open_table.pk}/invite/",
+        {"username": players[1].username, "seat": "2"},
+        follow=True,
+    )
+    assert "will find the invitation in the lobby" in page.content.decode()
+    invitee = client_for(players[1])
+    assert invitee.get(f"/tables/{open_table.pk}/").status_code == 200  # private, but invited
+    lobby_page = invitee.get("/lobby/").content.decode()
+    assert f"/tables/{open_table.pk}/invitation/decline/" in lobby_page
+    invitee.post(f"/tables/{open_table.pk}/invitation/decline/")
+    assert not TableInvitation.objects.exists()
+    assert invitee.get(f"/tables/{open_table.pk}/").status_code == 403
