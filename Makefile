@@ -1,13 +1,19 @@
 # Two commands for a fresh machine with Python 3.11+ (no Redis or PostgreSQL needed):
 #   make run    install, migrate, seed demo data, run web + Celery worker + beat
+#               (PORT=8001 make run for another port)
 #   make test   install and run the whole test suite
+# and two for the local data under var/:
+#   make demo-logins   new passwords for the demo organiser and players (printed)
+#   make reset         delete the local database, Redis and demo log-ins (asks; YES=1 does not)
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := var/.installed
 PORT ?= 8000
+# Where the local servers keep their data (make reset deletes it).
+VAR ?= var
 
-.PHONY: run test lint format bench install messages clean-var
+.PHONY: run test lint format bench install messages clean-var reset demo-logins
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Rosbi needs Python 3.11 or newer")'
@@ -66,3 +72,25 @@ messages: $(STAMP)
 
 clean-var:
 	rm -rf var/staticfiles var/.installed
+
+demo-logins: $(STAMP)
+	$(BIN)/python manage.py seed_demo --reset-passwords
+
+# Deletes every local datum: the embedded PostgreSQL and Redis data, the demo log-ins and the
+# generated secret key (the virtualenv and collected static files stay). Refused while the
+# embedded servers run: stop `make run` (or a test run) first.
+reset:
+	@for pidfile in $(VAR)/postgres/postmaster.pid $(VAR)/redis/redis.pid; do \
+		if [ -f "$$pidfile" ] && kill -0 "$$(head -n 1 "$$pidfile")" 2>/dev/null; then \
+			echo "A local server still runs ($$pidfile): stop make run first. Nothing deleted."; \
+			exit 1; \
+		fi; \
+	done
+	@if [ "$(YES)" != "1" ]; then \
+		printf 'Delete the local database, Redis data and demo log-ins in $(VAR)/? [y/N] '; \
+		read answer; \
+		case "$$answer" in y|Y|yes|YES) ;; *) echo "Nothing deleted."; exit 1;; esac; \
+	fi
+	rm -rf $(VAR)/postgres $(VAR)/redis $(VAR)/postgres.lock \
+		$(VAR)/demo-logins.json $(VAR)/secret_key
+	@echo "Local data deleted: the next make run starts with a fresh database and new demo log-ins."

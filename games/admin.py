@@ -15,10 +15,11 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from games import handoff, lobby
+from games import handoff, lobby, reports
 from games.events import ServiceError
 from games.models import (
     ChatMessage,
+    ChatReport,
     Partie,
     PartieDeal,
     Seat,
@@ -221,3 +222,69 @@ class ChatMessageAdmin(admin.ModelAdmin):
 class TableMuteAdmin(admin.ModelAdmin):
     list_display = ("table", "user", "muted_by", "created")
     raw_id_fields = ("table", "user", "muted_by")
+
+
+@admin.register(ChatReport)
+class ChatReportAdmin(admin.ModelAdmin):
+    """The staff queue of reported chat lines (filter by status "Open"). Reports are handled
+    only through the actions, which call ``games.reports``: dismiss, or mute the author at
+    the line's table."""
+
+    list_display = ("created", "status", "reporter", "author", "line", "table", "reason")
+    list_filter = ("status",)
+    search_fields = ("message__text", "reporter__username", "message__author__username")
+    list_select_related = ("reporter", "message__author", "message__table")
+    fields = (
+        "message",
+        "reporter",
+        "reason",
+        "status",
+        "created",
+        "handled_by",
+        "handled_at",
+    )
+    readonly_fields = fields
+    actions = ["dismiss", "mute_author"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    @admin.display(description=_("author"))
+    def author(self, report: ChatReport) -> str:
+        return str(report.message.author)
+
+    @admin.display(description=_("message"))
+    def line(self, report: ChatReport) -> str:
+        return report.message.text
+
+    @admin.display(description=_("table"))
+    def table(self, report: ChatReport) -> str:
+        return str(report.message.table)
+
+    def _run(self, request: HttpRequest, queryset, action) -> int:
+        handled = 0
+        for report_id in queryset.values_list("pk", flat=True):
+            try:
+                action(report_id, request.user)
+            except ServiceError as error:
+                self.message_user(request, f"#{report_id}: {error.message}", messages.WARNING)
+            else:
+                handled += 1
+        return handled
+
+    @admin.action(description=_("Dismiss the selected reports"), permissions=["change"])
+    def dismiss(self, request: HttpRequest, queryset) -> None:
+        count = self._run(request, queryset, reports.dismiss_report)
+        summary = ngettext("%(count)s report dismissed.", "%(count)s reports dismissed.", count)
+        self.message_user(request, summary % {"count": count})
+
+    @admin.action(
+        description=_("Mute the authors at their tables and close the reports"),
+        permissions=["change"],
+    )
+    def mute_author(self, request: HttpRequest, queryset) -> None:
+        count = self._run(request, queryset, reports.mute_reported_author)
+        summary = ngettext(
+            "%(count)s report closed by a mute.", "%(count)s reports closed by a mute.", count
+        )
+        self.message_user(request, summary % {"count": count})

@@ -1,6 +1,8 @@
-"""Table chat: players write to ``players``, spectators to ``spectators``; organisers mute.
+"""Table chat: players write to ``players``, spectators to ``spectators``; moderators mute.
 
 Chat lines are not table state: they carry no version and are broadcast after the commit.
+The table's owner, staff and the organisers of the table's club (tournament tables) mute and
+unmute from the table page; everyone at the table is told by a ``mute`` notice.
 """
 
 from __future__ import annotations
@@ -46,29 +48,45 @@ def post_chat_message(table_id: int, user: Any, channel: str, text: str) -> dict
         message = ChatMessage.objects.create(
             table_id=table_id, author=user, channel=channel, text=text
         )
-        event = {
-            "kind": "chat",
-            "channel": channel,
-            "id": message.pk,
-            "author": selectors.user_display_name(user),
-            "text": text,
-            "at": selectors.format_deadline(message.created),
-        }
+        event = selectors.chat_event(message, user)
         transaction.on_commit(partial(send_to_group, group, {"type": "table.chat", "chat": event}))
     return event
 
 
 def mute_user(table_id: int, by_user: Any, user: Any) -> None:
-    """Silence ``user`` in this table's chat; for the table's organiser and staff only."""
-    table = Table.objects.get(pk=table_id)
-    if by_user.pk != table.owner_id and not by_user.is_staff:
-        raise ServiceError("forbidden", _("Only the table's organiser or staff can mute."))
-    TableMute.objects.get_or_create(table=table, user=user, defaults={"muted_by": by_user})
+    """Silence ``user`` in this table's chat; for its owner, staff and club organisers."""
+    _set_mute(table_id, by_user, user, muted=True)
 
 
 def unmute_user(table_id: int, by_user: Any, user: Any) -> None:
-    """Let ``user`` chat at this table again; for the table's organiser and staff only."""
+    """Let ``user`` chat at this table again; for its owner, staff and club organisers."""
+    _set_mute(table_id, by_user, user, muted=False)
+
+
+def _set_mute(table_id: int, by_user: Any, user: Any, *, muted: bool) -> None:
     table = Table.objects.get(pk=table_id)
-    if by_user.pk != table.owner_id and not by_user.is_staff:
-        raise ServiceError("forbidden", _("Only the table's organiser or staff can unmute."))
-    TableMute.objects.filter(table=table, user=user).delete()
+    if not selectors.may_moderate(table, by_user):
+        raise ServiceError(
+            "forbidden",
+            _("Only the table's organiser or staff can mute.")
+            if muted
+            else _("Only the table's organiser or staff can unmute."),
+        )
+    if muted and user.pk == by_user.pk:
+        raise ServiceError("bad_request", _("You cannot mute yourself."))
+    with transaction.atomic():
+        if muted:
+            _mute, changed = TableMute.objects.get_or_create(
+                table=table, user=user, defaults={"muted_by": by_user}
+            )
+        else:
+            changed = bool(TableMute.objects.filter(table=table, user=user).delete()[0])
+        if changed:
+            notice = {
+                "kind": "mute",
+                "user_id": user.pk,
+                "name": selectors.user_display_name(user),
+                "muted": muted,
+            }
+            message = {"type": "table.notice", "notice": notice}
+            transaction.on_commit(partial(send_to_group, table.group_name, message))

@@ -9,6 +9,7 @@ snapshot already contains and fill gaps the channel layer (at most once) left, f
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
@@ -24,18 +25,23 @@ from django.db import DatabaseError, InterfaceError, OperationalError
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from games import chat, clocks, moves, selectors
+from games import chat, clocks, moves, presence, reports, selectors
 from games.events import LOBBY_GROUP, MoveResult, ServiceError
 from games.live import messages
 from games.live.positions import positions
 from games.live.state import frame_for_viewer, viewer_key
+from games.models import user_group_name
 from rosbi_platform.db_threads import ThreadGroup
+from rosbi_platform.friends import selectors as friends
 
 logger = logging.getLogger(__name__)
 
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
+# How long a socket trusts its list of the players its user blocked before reading it again
+# (when a chat line arrives): a block made in another tab applies within this time.
+BLOCKS_REFRESH_SECONDS = 10.0
 
 
 def _submit_move_now(*args: Any, **kwargs: Any) -> MoveResult:
@@ -182,9 +188,14 @@ class TableConsumer(_NoConnectionChurn, AsyncJsonWebsocketConsumer):
         self.seat = access.seat
         self.group = access.group
         self.card_look = access.card_look
+        # Read when the first chat line arrives (``table_chat``), not in the handshake.
+        self.blocked: frozenset[int] | set[int] = frozenset()
+        self.blocks_read_at: float | None = None
         # Join before reading the state: an event committed in between is then queued for us
         # and dropped by version if the snapshot already holds it.
         await self.channel_layer.group_add(self.group, self.channel_name)
+        self.place = presence.table_place(self.table_id)
+        await asyncio.to_thread(presence.mark_present, self.user.pk, self.place)
         since = query.get("since", [None])[0]
         if since is not None and since.isdigit() and await self.replay(int(since)):
             return
@@ -196,6 +207,11 @@ class TableConsumer(_NoConnectionChurn, AsyncJsonWebsocketConsumer):
             self.user_frames = None
         if self.group is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
+            await asyncio.to_thread(presence.mark_absent, self.user.pk, self.place)
+
+    async def load_blocks(self) -> None:
+        self.blocked = await database_sync_to_async(friends.blocked_ids)(self.user.pk)
+        self.blocks_read_at = time.monotonic()
 
     # ------------------------------------------------------------------ to the client
 
@@ -260,7 +276,17 @@ class TableConsumer(_NoConnectionChurn, AsyncJsonWebsocketConsumer):
         # Spectators read the players' chat; players do not see the spectators' one.
         if chat["channel"] == "spectators" and self.seat is not None:
             return
+        # Lines of players this user blocked are not delivered to them.
+        read_at = self.blocks_read_at
+        if read_at is None or time.monotonic() - read_at >= BLOCKS_REFRESH_SECONDS:
+            await self.load_blocks()
+        if chat.get("author_id") in self.blocked:
+            return
         await self.send_json({"type": "event", "version": None, "event": chat})
+
+    async def table_notice(self, message: dict[str, Any]) -> None:
+        """Versionless news for everyone at the table (a player muted or unmuted)."""
+        await self.send_json({"type": "event", "version": None, "event": message["notice"]})
 
     # ------------------------------------------------------------------ from the client
 
@@ -299,6 +325,7 @@ class TableConsumer(_NoConnectionChurn, AsyncJsonWebsocketConsumer):
     async def handle_frame(self, content: dict[str, Any], client_id: Any) -> None:
         kind = content.get("type")
         if kind == "ping":
+            await asyncio.to_thread(presence.mark_present, self.user.pk, self.place)
             await self.send_json({"type": "pong"})
         elif kind == "move":
             await self.handle_move(content, client_id)
@@ -314,6 +341,8 @@ class TableConsumer(_NoConnectionChurn, AsyncJsonWebsocketConsumer):
             await self.handle_chat(content, client_id)
         elif kind == "back":
             await database_sync_to_async(clocks.return_to_seat)(self.table_id, self.user)
+        elif kind in ("mute", "unmute", "report"):
+            await self.handle_moderation(kind, content, client_id)
         else:
             await self.send_error(
                 client_id, "bad_request", _("Unknown frame type %(kind)r.") % {"kind": kind}
@@ -359,6 +388,25 @@ class TableConsumer(_NoConnectionChurn, AsyncJsonWebsocketConsumer):
         except ServiceError as error:
             await self.send_error(client_id, error.code, error.message)
 
+    async def handle_moderation(self, kind: str, content: dict[str, Any], client_id: Any) -> None:
+        """``mute``/``unmute`` a user (moderators) or ``report`` a chat line (anyone): answered
+        by ``done`` or an ``error``."""
+        try:
+            if kind == "report":
+                await database_sync_to_async(reports.report_chat_message)(
+                    self.table_id, content.get("message_id"), self.user, content.get("reason") or ""
+                )
+            else:
+                target = await database_sync_to_async(selectors.user_by_id)(content.get("user_id"))
+                if target is None:
+                    raise ServiceError("not_found", _("There is no such player."))
+                action = chat.mute_user if kind == "mute" else chat.unmute_user
+                await database_sync_to_async(action)(self.table_id, self.user, target)
+        except ServiceError as error:
+            await self.send_error(client_id, error.code, error.message)
+            return
+        await self.send_json({"type": "done", "id": client_id, "action": kind})
+
     async def send_error(self, client_id: Any, code: str, message: str) -> None:
         await self.send_json({"type": "error", "id": client_id, "code": code, "message": message})
 
@@ -386,10 +434,22 @@ class LobbyConsumer(_NoConnectionChurn, AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
         await self.accept()
         await self.channel_layer.group_add(self.group, self.channel_name)
+        user = self.scope.get("user")
+        self.user_id = user.pk if user is not None and user.is_authenticated else None
+        if self.user_id is not None:
+            # The user's own group: invitations reach every lobby page they have open.
+            await self.channel_layer.group_add(user_group_name(self.user_id), self.channel_name)
+            await asyncio.to_thread(presence.mark_present, self.user_id, presence.LOBBY)
         await self.send_tables()
 
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard(self.group, self.channel_name)
+        if getattr(self, "user_id", None) is not None:
+            await self.channel_layer.group_discard(user_group_name(self.user_id), self.channel_name)
+            await asyncio.to_thread(presence.mark_absent, self.user_id, presence.LOBBY)
+
+    async def user_invited(self, message: dict[str, Any]) -> None:
+        await self.send_json({"type": "invitation", "invitation": message["invitation"]})
 
     async def send_tables(self) -> None:
         tables = await database_sync_to_async(selectors.open_tables_json)()
@@ -400,4 +460,6 @@ class LobbyConsumer(_NoConnectionChurn, AsyncJsonWebsocketConsumer):
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if isinstance(content, dict) and content.get("type") == "ping":
+            if self.user_id is not None:
+                await asyncio.to_thread(presence.mark_present, self.user_id, presence.LOBBY)
             await self.send_json({"type": "pong"})

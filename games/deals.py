@@ -13,10 +13,11 @@ import secrets
 from django.utils import timezone
 
 from games import queue
-from games.engine import CONTRACT_ORDER, DEALS_PER_PARTIE, Deal, deal_hands, places
+from games.engine import CONTRACT_ORDER, DEALS_PER_PARTIE, Deal, deal_hands
 from games.events import EventLog, notify_lobby
 from games.live.facts import deal_started_facts
 from games.models import Partie, PartieDeal, Seat, SeatResult, Table
+from games.outcomes import final_places
 
 
 def dealing_rng(seed: int | None, label: str) -> random.Random:
@@ -86,7 +87,7 @@ def finish_partie(
     Called by ``finish_deal`` inside the move's locked transaction when the sixth deal ends.
     """
     totals = [sum(column) for column in zip(*score_sheet, strict=True)]
-    ranks = places(totals)
+    ranks = final_places(totals, [s.resigned for s in seats])
     SeatResult.objects.bulk_create(
         [
             SeatResult(
@@ -98,6 +99,7 @@ def finish_partie(
                 place=ranks[s.number],
                 started_by_id=s.started_by_id,
                 left_at=s.left_at,
+                resigned=s.resigned,
             )
             for s in seats
         ]

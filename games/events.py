@@ -21,7 +21,7 @@ from django.utils import timezone
 from games import selectors
 from games.broadcast import send_to_group
 from games.engine import Deal
-from games.models import Seat, Table, TableEvent
+from games.models import Seat, Table, TableEvent, TableVote
 from rosbi_platform.locking import with_row_lock
 
 T = TypeVar("T")
@@ -182,3 +182,24 @@ def set_clock(
             "seconds": table.turn_seconds,
         },
     )
+
+
+def record_vote(table: Table, seats: list[Seat], kind: str, seat: Seat, log: EventLog) -> bool:
+    """Store ``seat``'s vote of ``kind`` (abort, rematch) once, with a ``vote`` event listing
+    every seat that voted so far; True when every seated human has voted now. A repeated
+    vote adds nothing but is counted again (a human who left may have been the last one)."""
+    voted = set(TableVote.objects.filter(table=table, kind=kind).values_list("seat", flat=True))
+    if seat.number not in voted:
+        TableVote.objects.create(table=table, kind=kind, seat=seat.number, user_id=seat.user_id)
+        voted.add(seat.number)
+        log.add(
+            "vote",
+            {
+                "vote": kind,
+                "seat": seat.number,
+                "name": selectors.user_display_name(seat.user),
+                "votes": sorted(voted),
+            },
+        )
+    humans = {s.number for s in seats if s.user_id is not None}
+    return humans <= voted

@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 
 from games import queue, selectors
 from games.deals import dealing_rng, start_deal
-from games.engine import draw_first_dealer
+from games.engine import Deal, draw_first_dealer
 from games.events import (
     EventLog,
     ServiceError,
@@ -23,7 +23,8 @@ from games.events import (
     with_locked_table,
 )
 from games.live.positions import Position, positions
-from games.models import BOT_LEVEL_CHOICES, Partie, Seat, Table
+from games.models import BOT_LEVEL_CHOICES, Partie, Seat, Table, TableInvitation
+from rosbi_platform.friends import selectors as friends
 
 BOT_LEVELS = frozenset(level for level, _label in BOT_LEVEL_CHOICES)
 # What may change on a table that has not started (``change_open_table``); all else is fixed
@@ -54,8 +55,14 @@ def create_table(
     rating_pool: str = "",
     ranked_queue: bool = False,
     seat_owner: bool = True,
+    club_id: int | None = None,
+    rematch_of: Table | None = None,
 ) -> Table:
-    """A new open table with empty seats; the owner takes seat 0 unless told otherwise."""
+    """A new open table with empty seats; the owner takes seat 0 unless told otherwise.
+
+    ``club_id`` names the club whose organisers moderate the table (tournament tables);
+    ``rematch_of`` the finished table this one replays (``games.rematches``).
+    """
     if size not in (3, 4, 5, 6):
         raise ServiceError("bad_request", _("A table has 3 to 6 seats."))
     _check_settings(bot_level=bot_level)
@@ -77,6 +84,8 @@ def create_table(
             tournament_round_id=tournament_round_id,
             rating_pool=rating_pool,
             ranked_queue=ranked_queue,
+            club_id=club_id,
+            rematch_of=rematch_of,
         )
         Seat.objects.bulk_create(
             [
@@ -114,26 +123,55 @@ def change_open_table(table_id: int, by_user: Any, **changes: Any) -> None:
 
 
 def join_table(table_id: int, user: Any, seat: int | None = None, invite: str | None = None) -> int:
-    """Sit ``user`` down at an open table (the first free seat unless ``seat`` is given)."""
+    """Sit ``user`` down at an open table (the first free seat unless ``seat`` is given).
+
+    An invited player needs no invite link and sits in the seat held for them; a seat held
+    for someone else is not free. Players blocked by the table's owner or by anyone seated
+    are refused (not at tournament or ranked-queue tables, which are seated for them).
+    """
 
     def work(table: Table) -> int:
         if table.status != Table.Status.OPEN:
             raise ServiceError("not_open", _("This table has already started."))
-        if not table.public and invite != table.invite_code:
+        invitations = list(TableInvitation.objects.filter(table=table))
+        mine = next((i for i in invitations if i.user_id == user.pk), None)
+        if not table.public and invite != table.invite_code and mine is None:
             raise ServiceError("forbidden", _("This table is private: you need the invite link."))
         seats = selectors.seats_of(table)
         if any(s.user_id == user.pk for s in seats):
             raise ServiceError("already_seated", _("You already have a seat at this table."))
-        free = [s for s in seats if s.is_empty and (seat is None or s.number == seat)]
+        if not (table.tournament_round_id or table.ranked_queue) and friends.any_blocks(
+            [table.owner_id, *(s.user_id for s in seats)], user.pk
+        ):
+            raise ServiceError(
+                "blocked", _("You cannot join this table: a player there has blocked you.")
+            )
+        held = {i.seat: i.user_id for i in invitations if i.seat is not None}
+        wanted = seat
+        if wanted is None and mine is not None and mine.seat is not None:
+            wanted = mine.seat
+        free = [
+            s
+            for s in seats
+            if s.is_empty
+            and (wanted is None or s.number == wanted)
+            and held.get(s.number, user.pk) == user.pk
+        ]
         if not free:
+            if wanted is not None and held.get(wanted, user.pk) != user.pk:
+                raise ServiceError("seat_held", _("That seat is held for an invited player."))
+            if wanted is None and any(s.is_empty for s in seats):
+                raise ServiceError("seat_held", _("The free seats are held for invited players."))
             raise ServiceError(
                 "seat_taken",
-                _("That seat is taken.") if seat is not None else _("The table is full."),
+                _("That seat is taken.") if wanted is not None else _("The table is full."),
             )
         chosen = free[0]
         chosen.user = user
         log = EventLog(table)
         change_seat(table, chosen, log)
+        if mine is not None:
+            mine.delete()  # the seat_changed event tells clients the invitation is used
         log.flush()
         notify_lobby()
         return chosen.number
@@ -152,26 +190,37 @@ def leave_table(table_id: int, user: Any) -> None:
         if table.status == Table.Status.FINISHED:
             return
         log = EventLog(table)
-        seat.user = None
-        seat.away = False
-        if table.status == Table.Status.PLAYING:
-            seat.bot_level = table.bot_level or default_bot_level()
-            seat.left_at = timezone.now()
-        change_seat(table, seat, log)
-        if table.status == Table.Status.OPEN and table.owner_id == user.pk:
-            _hand_over_open_table(table, seats, seat.number, log)
         deal = None
         if table.status == Table.Status.PLAYING:
-            row = selectors.current_deal_row(table)
-            deal = selectors.rebuild_deal(row, table) if row is not None else None
-            if deal is not None and not deal.over and deal.turn == seat.number:
-                set_clock(table, seats, deal, log)
+            deal = hand_seat_to_bot(table, seats, seat, log)
+        else:
+            seat.user = None
+            seat.away = False
+            change_seat(table, seat, log)
+        if table.status == Table.Status.OPEN and table.owner_id == user.pk:
+            _hand_over_open_table(table, seats, seat.number, log)
         log.flush("owner", "status")
         if bot_must_move(seats, deal):
             queue.queue_bot_turns_after_commit(table.pk, table.state_version)
         notify_lobby()
 
     with_locked_table(table_id, work)
+
+
+def hand_seat_to_bot(table: Table, seats: list[Seat], seat: Seat, log: EventLog) -> Deal | None:
+    """A player leaves a started table for good: a bot of the table's level takes the seat
+    (``seat_changed``) and, when it is that seat's turn, its clock stops. Returns the current
+    deal (None when there is none) so the caller can queue the bot after the commit."""
+    seat.user = None
+    seat.away = False
+    seat.bot_level = table.bot_level or default_bot_level()
+    seat.left_at = timezone.now()
+    change_seat(table, seat, log)
+    row = selectors.current_deal_row(table)
+    deal = selectors.rebuild_deal(row, table) if row is not None else None
+    if deal is not None and not deal.over and deal.turn == seat.number:
+        set_clock(table, seats, deal, log)
+    return deal
 
 
 def _hand_over_open_table(table: Table, seats: list[Seat], left_seat: int, log: EventLog) -> None:

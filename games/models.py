@@ -7,6 +7,7 @@ keep their dealt hands and moves, which is all the rules engine needs to rebuild
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from typing import Any
 
@@ -29,6 +30,17 @@ def table_group_name(table_id: int, invite_code: str) -> str:
     return f"table.{table_id}.{invite_code}"
 
 
+def user_group_name(user_id: int) -> str:
+    """The channel-layer group of one user's lobby pages (invitations reach them there).
+
+    Tagged with the database's name: processes on other databases that share the Redis (test
+    runs, staging) also have a "user 1".
+    """
+    name = str(settings.DATABASES["default"].get("NAME", ""))
+    tag = hashlib.sha1(name.encode(), usedforsecurity=False).hexdigest()[:10]
+    return f"user.{tag}.{user_id}"
+
+
 def new_invite_code() -> str:
     """A short unguessable code for private tables' invite links."""
     return secrets.token_urlsafe(9)
@@ -40,6 +52,8 @@ class Table(models.Model):
         PLAYING = "playing", _("Playing")
         FINISHED = "finished", _("Finished")
         CLOSED = "closed", _("Closed")
+        # Stopped before the first card by its organiser or by all its players: not rated.
+        ABORTED = "aborted", _("Aborted")
 
     name = models.CharField(_("name"), max_length=80)
     owner = models.ForeignKey(
@@ -90,6 +104,12 @@ class Table(models.Model):
     tournament_round_id = models.PositiveIntegerField(null=True, blank=True, db_index=True)
     rating_pool = models.CharField(_("rating pool"), max_length=32, blank=True, default="")
     ranked_queue = models.BooleanField(_("formed by the ranked queue"), default=False)
+    # The club whose organisers moderate the table (tournament tables), as a plain value.
+    club_id = models.PositiveIntegerField(null=True, blank=True)
+    # The table this one is the rematch of: one rematch per table (a one-to-one is unique).
+    rematch_of = models.OneToOneField(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematch"
+    )
     created = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -146,6 +166,8 @@ class Seat(models.Model):
         related_name="+",
     )
     left_at = models.DateTimeField(null=True, blank=True)
+    # The player who started here resigned (a bot finishes the seat): placed last.
+    resigned = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["table", "number"]
@@ -287,6 +309,7 @@ class SeatResult(models.Model):
         related_name="+",
     )
     left_at = models.DateTimeField(null=True, blank=True)
+    resigned = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["partie", "seat"]
@@ -336,3 +359,101 @@ class TableMute(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} muted at {self.table_id}"
+
+
+class TableVote(models.Model):
+    """A seat's vote at a table: to abort it before the first card, or for a rematch.
+
+    One vote per seat and kind; the action happens when every seated human has voted.
+    """
+
+    class Kind(models.TextChoices):
+        ABORT = "abort", _("Abort")
+        REMATCH = "rematch", _("Rematch")
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="votes")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    seat = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "kind", "seat"]
+        verbose_name = _("table vote")
+        verbose_name_plural = _("table votes")
+        constraints = [
+            models.UniqueConstraint(fields=["table", "kind", "seat"], name="one_vote_per_seat")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} vote of seat {self.seat} at {self.table_id}"
+
+
+class TableInvitation(models.Model):
+    """A named player invited to an open table (optionally to one seat, held for them)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="invitations")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="table_invitations"
+    )
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "created"]
+        verbose_name = _("table invitation")
+        verbose_name_plural = _("table invitations")
+        constraints = [
+            models.UniqueConstraint(fields=["table", "user"], name="one_invitation_per_user"),
+            models.UniqueConstraint(
+                fields=["table", "seat"],
+                condition=models.Q(seat__isnull=False),
+                name="one_invitation_per_seat",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} invited to {self.table_id}"
+
+
+class ChatReport(models.Model):
+    """A chat line reported as abusive, waiting in the staff queue (admin) until handled."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("Open")
+        DISMISSED = "dismissed", _("Dismissed")
+        MUTED = "muted", _("Author muted")
+
+    message = models.ForeignKey(ChatMessage, on_delete=models.CASCADE, related_name="reports")
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_reports"
+    )
+    reason = models.CharField(_("reason"), max_length=200, blank=True)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True
+    )
+    created = models.DateTimeField(_("reported"), auto_now_add=True)
+    handled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    handled_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created"]
+        verbose_name = _("chat report")
+        verbose_name_plural = _("chat reports")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["message", "reporter"], name="one_report_per_reporter_per_message"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"report of chat {self.message_id} by {self.reporter_id}"

@@ -26,6 +26,8 @@ class SeatOutcome:
     total: int
     place: int
     left_at: dt.datetime | None = None
+    # The player resigned (games.resignations): placed last, below everyone who stayed.
+    resigned: bool = False
 
     @property
     def left(self) -> bool:
@@ -54,3 +56,20 @@ class PartieOutcome:
     @property
     def places(self) -> list[int]:
         return [s.place for s in self.seats]
+
+
+def final_places(totals: list[int], resigned: list[bool]) -> list[int]:
+    """Places at the end of a Partie (1 = best; equal totals share a place).
+
+    The house rule for resignations (docs/protocol.md, the rules page): every seat whose
+    player resigned is placed below every seat that played on, whatever the totals; among
+    themselves, resigned seats are ordered by their totals too.
+    """
+    stayed = [t for t, gone in zip(totals, resigned, strict=True) if not gone]
+    left = [t for t, gone in zip(totals, resigned, strict=True) if gone]
+    return [
+        (len(stayed) + 1 + sum(1 for o in left if o < t))
+        if gone
+        else (1 + sum(1 for o in stayed if o < t))
+        for t, gone in zip(totals, resigned, strict=True)
+    ]

@@ -10,16 +10,31 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import OuterRef, Prefetch, Subquery
+from django.db.models import Exists, OuterRef, Prefetch, Subquery
 
+from games import presence
 from games.engine import Deal
 from games.live import facts
 from games.live.replay import replay_steps
 from games.live.state import is_outdated
-from games.models import Partie, PartieDeal, Seat, Table, TableEvent, table_group_name
-from games.outcomes import PartieOutcome, SeatOutcome
+from games.models import (
+    ChatMessage,
+    Partie,
+    PartieDeal,
+    Seat,
+    Table,
+    TableEvent,
+    TableInvitation,
+    TableMute,
+    TableVote,
+    table_group_name,
+)
+from games.outcomes import PartieOutcome, SeatOutcome, final_places
+from rosbi_platform.friends import selectors as friends
 
 MAX_REPLAY_EVENTS = 200
+# The chat lines a snapshot carries: a reload or a late joiner sees the recent talk.
+CHAT_HISTORY = 50
 
 
 def format_deadline(moment: dt.datetime | None) -> str | None:
@@ -101,7 +116,7 @@ class ViewerAccess:
 def viewer_access(table_id: int, user: Any, invite: str | None) -> ViewerAccess | None:
     """None when the table does not exist; spectators of private tables need the invite code.
 
-    One query (seat and card look as subqueries): a socket's handshake runs it, and a
+    One query (seat, card look and invitation as subqueries): a socket's handshake runs it, and a
     reconnect storm runs it thousands of times in seconds.
     """
     from rosbi_platform.accounts.models import Profile
@@ -113,14 +128,19 @@ def viewer_access(table_id: int, user: Any, invite: str | None) -> ViewerAccess 
                 Seat.objects.filter(table_id=OuterRef("pk"), user_id=user.pk).values("number")[:1]
             ),
             viewer_look=Subquery(Profile.objects.filter(user_id=user.pk).values("card_look")[:1]),
+            viewer_invited=Exists(
+                TableInvitation.objects.filter(table_id=OuterRef("pk"), user_id=user.pk)
+            ),
         )
-        .values_list("public", "invite_code", "viewer_seat", "viewer_look")
+        .values_list("public", "invite_code", "viewer_seat", "viewer_look", "viewer_invited")
         .first()
     )
     if row is None:
         return None
-    public, invite_code, seat, look = row
-    allowed = seat is not None or public or (invite is not None and invite == invite_code)
+    public, invite_code, seat, look, invited = row
+    allowed = (
+        seat is not None or public or (invite is not None and invite == invite_code) or invited
+    )
     return ViewerAccess(
         table_id=table_id,
         seat=seat,
@@ -128,6 +148,29 @@ def viewer_access(table_id: int, user: Any, invite: str | None) -> ViewerAccess 
         group=table_group_name(table_id, invite_code),
         card_look=look or "german",
     )
+
+
+def is_invited(table_id: int, user: Any) -> bool:
+    """Whether ``user`` holds an invitation to the table (private tables let them in)."""
+    return TableInvitation.objects.filter(table_id=table_id, user_id=user.pk).exists()
+
+
+def invitations_for(user: Any, limit: int = 20) -> list[TableInvitation]:
+    """The open tables ``user`` is invited to (the lobby lists them), newest first."""
+    return list(
+        TableInvitation.objects.filter(user=user, table__status=Table.Status.OPEN)
+        .select_related("table", "invited_by", "invited_by__profile")
+        .order_by("-created")[:limit]
+    )
+
+
+def user_by_id(user_id: Any) -> Any:
+    """The user with this id, or None (also for ids that are not whole numbers)."""
+    from django.contrib.auth import get_user_model
+
+    if not isinstance(user_id, int) or isinstance(user_id, bool):
+        return None
+    return get_user_model().objects.filter(pk=user_id).first()
 
 
 def card_look_of(user: Any) -> str:
@@ -165,7 +208,8 @@ def table_summary(table: Table, seats: list[Seat] | None = None) -> dict[str, An
 def build_snapshot(table_id: int, user: Any) -> dict[str, Any]:
     """The ``snapshot`` frame for ``user``: their seat's view, or the public one for spectators.
 
-    Five queries whatever the table's history: table, seats, deals, and the rebuild is in memory.
+    A handful of queries whatever the table's history: table, seats, deals (the rebuild is in
+    memory), and the talk and votes around the game (chat, mutes, votes, invitations).
     """
     table = Table.objects.get(pk=table_id)
     seats = seats_of(table)
@@ -183,15 +227,17 @@ def build_snapshot(table_id: int, user: Any) -> dict[str, Any]:
         totals = [sum(column) for column in zip(*score_sheet, strict=True)] or [0] * table.size
         places = None
         if table.status == Table.Status.FINISHED:
-            places = [1 + sum(1 for o in totals if o < t) for t in totals]
+            places = final_places(totals, [s.resigned for s in seats])
         partie_data = {
             "first_dealer": partie.first_dealer,
             "deal_number": rows[-1].number,
             "score_sheet": score_sheet,
             "totals": totals,
             "places": places,
+            "resigned": [s.number for s in seats if s.resigned],
         }
-        deal_view = facts.deal_view(rebuild_deal(rows[-1], table), my_seat)
+        if table.status != Table.Status.ABORTED:
+            deal_view = facts.deal_view(rebuild_deal(rows[-1], table), my_seat)
     clock = None
     if table.turn_deadline is not None:
         clock = {
@@ -207,11 +253,109 @@ def build_snapshot(table_id: int, user: Any) -> dict[str, Any]:
             "seat": my_seat,
             "role": "player" if my_seat is not None else "spectator",
         },
+        # Staff or an organiser of the table's club (the owner may mute too: ``may_moderate``).
+        "moderator": is_moderator(table, user),
         "table": table_summary(table, seats),
         "partie": partie_data,
         "deal": deal_view,
         "clock": clock,
+        "votes": votes_of(table),
+        "rematch_table_id": rematch_table_id(table),
+        "invitations": invitations_of(table),
+        # Not table state (no version): what the client keeps beside it, like chat frames.
+        "chat": chat_history(table, user, seated=my_seat is not None),
+        "mutes": mutes_of(table),
     }
+
+
+def is_moderator(table: Table, user: Any) -> bool:
+    """Staff, or an organiser of the club the table belongs to (tournament tables): they may
+    mute at the table. The table's owner may too (``may_moderate``); clients read the owner
+    from ``table.owner_user_id``, which can change while the table is open."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    if user.is_staff:
+        return True
+    if table.club_id is None:
+        return False
+    from rosbi_platform.accounts.models import ClubMembership
+
+    return ClubMembership.objects.filter(
+        club_id=table.club_id, user_id=user.pk, role=ClubMembership.Role.ORGANISER
+    ).exists()
+
+
+def may_moderate(table: Table, user: Any) -> bool:
+    """Whether ``user`` may mute and unmute at ``table``: its owner, staff, club organisers."""
+    return (table.owner_id is not None and table.owner_id == user.pk) or is_moderator(table, user)
+
+
+def votes_of(table: Table) -> dict[str, list[int]]:
+    """The seats that voted to abort (before the first card) and for a rematch (at the end)."""
+    votes: dict[str, list[int]] = {kind: [] for kind in TableVote.Kind.values}
+    if table.status in (Table.Status.PLAYING, Table.Status.FINISHED):
+        for kind, seat in TableVote.objects.filter(table=table).values_list("kind", "seat"):
+            votes[kind].append(seat)
+    return {kind: sorted(seats) for kind, seats in votes.items()}
+
+
+def rematch_table_id(table: Table) -> int | None:
+    """The table of this one's rematch, once it started."""
+    if table.status != Table.Status.FINISHED:
+        return None
+    return Table.objects.filter(rematch_of=table).values_list("pk", flat=True).first()
+
+
+def invitation_info(invitation: TableInvitation) -> dict[str, Any]:
+    return {
+        "user_id": invitation.user_id,
+        "name": user_display_name(invitation.user),
+        "seat": invitation.seat,
+    }
+
+
+def invitations_of(table: Table) -> list[dict[str, Any]]:
+    """Who is invited to an open table (and to which seat, held for them), oldest first."""
+    if table.status != Table.Status.OPEN:
+        return []
+    invitations = (
+        TableInvitation.objects.filter(table=table)
+        .select_related("user", "user__profile")
+        .order_by("created", "pk")
+    )
+    return [invitation_info(i) for i in invitations]
+
+
+def chat_event(message: ChatMessage, author: Any) -> dict[str, Any]:
+    """A chat line as the ``chat`` event carries it (and the snapshot's history)."""
+    return {
+        "kind": "chat",
+        "channel": message.channel,
+        "id": message.pk,
+        "author": user_display_name(author),
+        "author_id": message.author_id,
+        "text": message.text,
+        "at": format_deadline(message.created),
+    }
+
+
+def chat_history(table: Table, user: Any, *, seated: bool) -> list[dict[str, Any]]:
+    """The last ``CHAT_HISTORY`` lines ``user`` may read, oldest first: players read the
+    players' channel, spectators both; lines of players ``user`` blocked are left out."""
+    lines = ChatMessage.objects.filter(table=table)
+    if seated:
+        lines = lines.filter(channel=ChatMessage.Channel.PLAYERS)
+    lines = lines.exclude(author_id__in=friends.blocked_by_query(user.pk))
+    recent = list(
+        lines.select_related("author", "author__profile").order_by("-created", "-pk")[:CHAT_HISTORY]
+    )
+    return [chat_event(m, m.author) for m in reversed(recent)]
+
+
+def mutes_of(table: Table) -> list[dict[str, Any]]:
+    """Who is muted at the table (their chat is refused)."""
+    mutes = TableMute.objects.filter(table=table).select_related("user", "user__profile")
+    return [{"user_id": m.user_id, "name": user_display_name(m.user)} for m in mutes.order_by("pk")]
 
 
 def events_since(table_id: int, version: int) -> list[dict[str, Any]] | None:
@@ -260,7 +404,7 @@ def tables_of_user(user: Any, limit: int = 20) -> list[Table]:
     """The user's tables that are not finished (for 'your tables' in the lobby)."""
     return list(
         Table.objects.filter(seats__user=user)
-        .exclude(status=Table.Status.FINISHED)
+        .exclude(status__in=(Table.Status.FINISHED, Table.Status.ABORTED, Table.Status.CLOSED))
         .order_by("-created")[:limit]
     )
 
@@ -298,6 +442,7 @@ def partie_outcome(partie_id: int) -> PartieOutcome:
             total=result.total,
             place=result.place,
             left_at=result.left_at if result.started_by_id is not None else None,
+            resigned=result.resigned,
         )
         for result in partie.results.order_by("seat")
     )
@@ -319,3 +464,64 @@ def seats_with_own_moves(table_id: int) -> set[int]:
     """Seats whose player made at least one move of their own (not a bot standing in)."""
     moved = TableEvent.objects.filter(table_id=table_id, kind="move", data__by_bot=False)
     return {int(seat) for seat in moved.values_list("data__seat", flat=True)}
+
+
+@dataclass(frozen=True)
+class FriendOnline:
+    """A followed player with a lobby or table page open: the tables ``viewer`` may open
+    (public ones, or ones they sit at or are invited to) and how many other tables."""
+
+    name: str
+    username: str
+    in_lobby: bool
+    tables: list[tuple[int, str]]
+    private_tables: int
+
+
+def friends_online(viewer: Any) -> list[FriendOnline]:
+    """The players ``viewer`` follows who are online now (not those who blocked them)."""
+    hidden = friends.blocker_ids(viewer.pk)
+    followed = [f for f in friends.followed_users(viewer) if f.pk not in hidden]
+    places = presence.places_of(f.pk for f in followed)
+    table_ids = {
+        int(place.split(":", 1)[1])
+        for found in places.values()
+        for place in found
+        if place.startswith("table:") and place.split(":", 1)[1].isdigit()
+    }
+    tables = Table.objects.filter(pk__in=table_ids).only("id", "name", "public").in_bulk()
+    mine = set(
+        Seat.objects.filter(table_id__in=table_ids, user_id=viewer.pk).values_list(
+            "table_id", flat=True
+        )
+    ) | set(
+        TableInvitation.objects.filter(table_id__in=table_ids, user_id=viewer.pk).values_list(
+            "table_id", flat=True
+        )
+    )
+    online = []
+    for friend in followed:
+        found = places.get(friend.pk)
+        if not found:
+            continue
+        visible, private = [], 0
+        for place in found:
+            if not place.startswith("table:"):
+                continue
+            table = tables.get(int(place.split(":", 1)[1]))
+            if table is None:
+                continue
+            if table.public or table.pk in mine:
+                visible.append((table.pk, table.name))
+            else:
+                private += 1
+        online.append(
+            FriendOnline(
+                name=user_display_name(friend),
+                username=friend.get_username(),
+                in_lobby=presence.LOBBY in found,
+                tables=visible,
+                private_tables=private,
+            )
+        )
+    return online

@@ -16,22 +16,26 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from games import aborts, invitations, rematches, resignations, selectors
 from games import lobby as lobby_actions
-from games import selectors
 from games.events import ServiceError
 from games.forms import CreateTableForm
 from games.models import Table
+from rosbi_platform.friends import selectors as friends_selectors
 
 
 @require_GET
 def lobby(request: HttpRequest) -> HttpResponse:
-    your_tables = selectors.tables_of_user(request.user) if request.user.is_authenticated else []
+    signed_in = request.user.is_authenticated
+    your_tables = selectors.tables_of_user(request.user) if signed_in else []
     return render(
         request,
         "games/lobby.html",
         {
             "tables": selectors.open_tables(),
             "your_tables": your_tables,
+            "friends_online": selectors.friends_online(request.user) if signed_in else [],
+            "invitations": selectors.invitations_for(request.user) if signed_in else [],
             "form": CreateTableForm(),
             "tables_json_url": reverse("games:tables_json"),
         },
@@ -114,12 +118,85 @@ def start_table(request: HttpRequest, table_id: int) -> HttpResponse:
 
 
 @login_required
+@require_POST
+def resign(request: HttpRequest, table_id: int) -> HttpResponse:
+    return _action(request, table_id, lambda: resignations.resign_partie(table_id, request.user))
+
+
+@login_required
+@require_POST
+def abort(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The owner (or staff) aborts at once; any other player votes to abort."""
+
+    def run() -> None:
+        if not aborts.abort_table(table_id, request.user):
+            messages.info(request, _("Your vote to abort is in: every player must agree."))
+
+    return _action(request, table_id, run)
+
+
+@login_required
+@require_POST
+def rematch(request: HttpRequest, table_id: int) -> HttpResponse:
+    """Offer or accept a rematch: to the new table once everyone agreed."""
+    started: list[int] = []
+
+    def run() -> None:
+        new_table = rematches.offer_rematch(table_id, request.user)
+        if new_table is None:
+            messages.info(request, _("Rematch offered: it starts when every player agrees."))
+        else:
+            started.append(new_table)
+
+    response = _action(request, table_id, run)
+    return redirect("games:table", table_id=started[0]) if started else response
+
+
+@login_required
+@require_POST
+def decline_rematch(request: HttpRequest, table_id: int) -> HttpResponse:
+    return _action(request, table_id, lambda: rematches.decline_rematch(table_id, request.user))
+
+
+@login_required
+@require_POST
+def invite(request: HttpRequest, table_id: int) -> HttpResponse:
+    seat = request.POST.get("seat", "")
+    seat_number = int(seat) if seat.isdigit() else None
+
+    def run() -> None:
+        invitation = invitations.invite_player(
+            table_id, request.user, request.POST.get("username", ""), seat_number
+        )
+        messages.success(
+            request,
+            _("%(name)s is invited and will find the invitation in the lobby.")
+            % {"name": selectors.user_display_name(invitation.user)},
+        )
+
+    return _action(request, table_id, run)
+
+
+@login_required
+@require_POST
+def decline_invitation(request: HttpRequest, table_id: int) -> HttpResponse:
+    try:
+        invitations.decline_invitation(table_id, request.user)
+    except ServiceError as error:
+        messages.error(request, error.message)
+    except Table.DoesNotExist:
+        raise Http404(_("No such table.")) from None
+    return redirect("games:lobby")
+
+
+@login_required
 @require_GET
 def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     table = get_object_or_404(Table, pk=table_id)
     invite = _invite_from(request)
     your_seat = selectors.seat_of_user(table_id, request.user)
-    if your_seat is None and not table.public and invite != table.invite_code:
+    invited = selectors.is_invited(table_id, request.user)
+    if your_seat is None and not table.public and invite != table.invite_code and not invited:
         return HttpResponseForbidden(_("This table is private: you need the invite link."))
     if invite == table.invite_code:
         request.session[f"invite:{table_id}"] = invite
@@ -140,6 +217,8 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
             "your_seat": your_seat,
             "is_owner": table.owner_id == request.user.pk,
             "invite_url": invite_url if your_seat is not None or table.public else None,
+            "invited": invited,
+            "friends": friends_selectors.followed_users(request.user),
         },
     )
 

@@ -16,6 +16,7 @@ from ratings import ranked_queue, selectors
 from ratings.models import Season
 from ratings.permissions import COLLUSION_REPORT
 from rosbi_platform.client_ip import client_ip
+from rosbi_platform.friends import selectors as friends_selectors
 
 
 def _back(request: HttpRequest) -> HttpResponse:
@@ -88,7 +89,15 @@ def queue_status(request: HttpRequest) -> JsonResponse:
 @require_GET
 def player(request: HttpRequest, username: str) -> HttpResponse:
     user = get_object_or_404(get_user_model(), username=username)
-    return render(request, "ratings/player.html", {"p": selectors.player_profile(user)})
+    return render(
+        request,
+        "ratings/player.html",
+        {
+            "p": selectors.player_profile(user),
+            "relation": friends_selectors.relation_between(request.user, user),
+            "other_username": user.get_username(),
+        },
+    )
 
 
 @require_GET

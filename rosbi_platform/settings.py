@@ -39,6 +39,7 @@ INSTALLED_APPS = [
     "axes",
     "rosbi_platform",
     "rosbi_platform.accounts",
+    "rosbi_platform.friends",
     "games",
     "tournaments",
     "ratings",
@@ -91,6 +92,11 @@ DATABASES = {"default": dict(CONFIG.database)}
 if CONFIG.embedded_postgres_dir is not None:
     # Local development: one embedded server shared by web, worker, beat and tests.
     DATABASES["default"].update(database_settings(CONFIG.embedded_postgres_dir))
+# seed_demo keeps the demo log-ins here for runplatform's start-up box (make run's own data
+# only: not with a DATABASE_URL of yours, not in CI).
+DEMO_LOGINS_FILE = (
+    CONFIG.var_dir / "demo-logins.json" if CONFIG.embedded_postgres_dir is not None else None
+)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "accounts.User"

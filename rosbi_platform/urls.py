@@ -12,6 +12,7 @@ urlpatterns = [
     path("rules/", views.rules, name="rules"),
     path("healthz", views.healthz, name="healthz"),
     path("accounts/", include("rosbi_platform.accounts.urls")),
+    path("friends/", include("rosbi_platform.friends.urls")),
     path("", include("games.urls")),  # /lobby/ and /tables/...
     path("tournaments/", include("tournaments.urls")),
     path("ladder/", include("ratings.urls")),

@@ -1,5 +1,7 @@
 """Site-level views: the home page, the rules for players and the health endpoint."""
 
+import logging
+
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.translation import get_language
@@ -8,6 +10,8 @@ from django.views.decorators.http import require_GET
 
 from rosbi_platform.health import run_checks
 from tournaments.selectors import list_upcoming_tournaments
+
+logger = logging.getLogger("rosbi_platform.health")
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -26,9 +30,27 @@ def rules(request: HttpRequest) -> HttpResponse:
     return render(request, f"rules/rules.{language}.html")
 
 
+class _Health:
+    """Whether this process has answered /healthz with 200 yet."""
+
+    seen_ok = False
+
+
 @never_cache
 @require_GET
 def healthz(request: HttpRequest) -> JsonResponse:
-    """200 when database, Redis and a Celery worker all answer; 503 naming the ones that don't."""
+    """200 when database, Redis and a Celery worker all answer; 503 naming the ones that don't.
+
+    A 503 is the probe's answer, not a server error: it is logged here once, at INFO while
+    this process has never been healthy (the platform is starting: the worker is not up yet)
+    and at WARNING after that, instead of Django's ERROR line for every 5xx response.
+    """
     report = run_checks()
-    return JsonResponse(report, status=200 if report["status"] == "ok" else 503)
+    if report["status"] == "ok":
+        _Health.seen_ok = True
+        return JsonResponse(report, status=200)
+    response = JsonResponse(report, status=503)
+    response._has_been_logged = True  # type: ignore[attr-defined]  # see django.utils.log
+    level = logging.WARNING if _Health.seen_ok else logging.INFO
+    logger.log(level, "healthz: degraded, failing: %s", ", ".join(report["failing"]))
+    return response

@@ -86,6 +86,7 @@ def start_round(round_id: int, by: Any = None) -> bool:
                     bot_level=tournament.bot_level,
                     tournament_round_id=round_.pk,
                     seat_owner=False,
+                    club_id=tournament.club_id,
                 )
                 for seat in table.seats.all():
                     lobby.join_table(

@@ -26,8 +26,19 @@ PUBLIC_KINDS = frozenset(
         "clock",
         "owner_changed",
         "table_closed",
+        "player_resigned",
+        "vote",
+        "table_aborted",
+        "rematch_declined",
+        "rematch_started",
+        "player_invited",
+        "invitation_declined",
     }
 )
+
+# Snapshot keys that are not table state: the recent chat and who is muted. They carry no
+# version; a client keeps them beside its state and updates them from versionless frames.
+BESIDE_STATE = ("chat", "mutes")
 
 # The fields each kind gained when the server began to send the rules' facts
 # (games/live/facts.py); events stored before lack them.
@@ -172,6 +183,14 @@ def _apply_move(deal: dict[str, Any], event: dict[str, Any]) -> None:
     deal["penalties"] = None if event["penalties"] is None else list(event["penalties"])
 
 
+def no_votes() -> dict[str, list[int]]:
+    return {"abort": [], "rematch": []}
+
+
+def _without_invitation(state: dict[str, Any], user_id: Any) -> None:
+    state["invitations"] = [i for i in state.get("invitations", []) if i["user_id"] != user_id]
+
+
 def apply_event(snapshot: dict[str, Any], frame: dict[str, Any]) -> dict[str, Any]:
     """The snapshot after one ``event`` frame (a new dict; the input is left unchanged).
 
@@ -197,7 +216,9 @@ def apply_event(snapshot: dict[str, Any], frame: dict[str, Any]) -> dict[str, An
             "score_sheet": [],
             "totals": [0] * table["size"],
             "places": None,
+            "resigned": [],
         }
+        state["invitations"] = []
     elif kind == "deal_started":
         state["partie"]["deal_number"] = event["deal_number"]
         state["deal"] = fresh_deal_view(
@@ -227,10 +248,33 @@ def apply_event(snapshot: dict[str, Any], frame: dict[str, Any]) -> dict[str, An
     elif kind == "seat_changed":
         seat_info = {key: event[key] for key in ("seat", "name", "user_id", "bot_level", "away")}
         table["seats"][event["seat"]] = seat_info
+        if event["user_id"] is not None:  # an invited player took their seat
+            _without_invitation(state, event["user_id"])
     elif kind == "owner_changed":
         table["owner_user_id"] = event["owner_user_id"]
     elif kind == "table_closed":
         table["status"] = "closed"
+        state["invitations"] = []
+    elif kind == "player_resigned":
+        state["partie"]["resigned"] = sorted({*state["partie"]["resigned"], event["seat"]})
+    elif kind == "vote":
+        state.setdefault("votes", no_votes())[event["vote"]] = list(event["votes"])
+    elif kind == "table_aborted":
+        table["status"] = "aborted"
+        state["deal"] = None
+        state["clock"] = None
+        state["votes"] = no_votes()
+    elif kind == "rematch_declined":
+        state.setdefault("votes", no_votes())["rematch"] = []
+    elif kind == "rematch_started":
+        state["rematch_table_id"] = event["table_id"]
+    elif kind == "player_invited":
+        _without_invitation(state, event["user_id"])
+        state["invitations"].append(
+            {"user_id": event["user_id"], "name": event["name"], "seat": event["seat"]}
+        )
+    elif kind == "invitation_declined":
+        _without_invitation(state, event["user_id"])
     elif kind == "clock":
         if event["deadline"] is None:
             state["clock"] = None
@@ -247,6 +291,7 @@ def apply_event(snapshot: dict[str, Any], frame: dict[str, Any]) -> dict[str, An
 
 
 __all__ = [
+    "BESIDE_STATE",
     "FACT_FIELDS",
     "OutdatedEvent",
     "PASS_CODE",

@@ -54,7 +54,35 @@ class Lobby {
     socket.addEventListener("message", (message) => {
       const frame = JSON.parse(message.data);
       if (frame.type === "tables") this.render(frame.tables || []);
+      if (frame.type === "invitation") this.showInvitation(frame.invitation);
     });
+    // The pings keep this player shown as online to the players who follow them.
+    socket.addEventListener("open", () => {
+      this.pingTimer = window.setInterval(() => socket.send(JSON.stringify({ type: "ping" })), 25000);
+    });
+    socket.addEventListener("close", () => window.clearInterval(this.pingTimer));
+  }
+
+  /** An invitation that just arrived: on top of the list, with its Join and Decline forms. */
+  showInvitation(invitation) {
+    const list = this.root.querySelector("[data-ref=invitations]");
+    if (!list || list.querySelector(`[data-invitation="${invitation.table_id}"]`)) return;
+    const token = `<input type="hidden" name="csrfmiddlewaretoken" value="${escapeXml(this.csrf)}">`;
+    const url = `/tables/${invitation.table_id}/`;
+    list.insertAdjacentHTML(
+      "afterbegin",
+      `<li class="table-item" data-invitation="${invitation.table_id}"><div class="table-item-head">` +
+        `<strong>${escapeXml(invitation.table_name)}</strong><span class="muted" role="status">` +
+        `${escapeXml(this.t("invited", { name: invitation.by, table: invitation.table_name }))}</span></div>` +
+        `<div class="actions"><form method="post" action="${url}join/">${token}` +
+        `<button class="button big-touch" type="submit">${escapeXml(this.t("join"))}</button></form>` +
+        `<a class="button button-quiet big-touch" href="${url}">${escapeXml(this.t("open"))}</a>` +
+        `<form method="post" action="${url}invitation/decline/">${token}` +
+        `<button class="button button-quiet big-touch" type="submit">${escapeXml(this.t("decline"))}</button></form>` +
+        `</div></li>`,
+    );
+    const empty = this.root.querySelector("[data-ref=no-invitations]");
+    if (empty) empty.hidden = true;
   }
 
   render(tables) {

@@ -57,7 +57,20 @@ export function stateFromSnapshot(frame) {
     partie: clone(frame.partie),
     deal: clone(frame.deal),
     clock: clone(frame.clock ?? null),
+    votes: clone(frame.votes ?? noVotes()),
+    rematch_table_id: frame.rematch_table_id ?? null,
+    moderator: Boolean(frame.moderator),
+    invitations: clone(frame.invitations ?? []),
   };
+}
+
+/** No seat has voted to abort or for a rematch. */
+export function noVotes() {
+  return { abort: [], rematch: [] };
+}
+
+function withoutInvitation(state, userId) {
+  state.invitations = (state.invitations || []).filter((i) => i.user_id !== userId);
 }
 
 // The field each kind gained when the server began to send the layout rows' facts; events
@@ -126,7 +139,9 @@ export function applyEvent(state, frame) {
         score_sheet: [],
         totals: new Array(table.size).fill(0),
         places: null,
+        resigned: [],
       };
+      next.invitations = [];
       break;
     case "deal_started":
       next.partie.deal_number = ev.deal_number;
@@ -175,12 +190,41 @@ export function applyEvent(state, frame) {
         bot_level: ev.bot_level,
         away: ev.away,
       };
+      if (ev.user_id !== null) withoutInvitation(next, ev.user_id); // an invitee sat down
       break;
     case "owner_changed":
       table.owner_user_id = ev.owner_user_id;
       break;
     case "table_closed":
       table.status = "closed";
+      next.invitations = [];
+      break;
+    case "player_resigned":
+      next.partie.resigned = [...new Set([...next.partie.resigned, ev.seat])].sort((a, b) => a - b);
+      break;
+    case "vote":
+      if (!next.votes) next.votes = noVotes();
+      next.votes[ev.vote] = clone(ev.votes);
+      break;
+    case "table_aborted":
+      table.status = "aborted";
+      next.deal = null;
+      next.clock = null;
+      next.votes = noVotes();
+      break;
+    case "rematch_declined":
+      if (!next.votes) next.votes = noVotes();
+      next.votes.rematch = [];
+      break;
+    case "rematch_started":
+      next.rematch_table_id = ev.table_id;
+      break;
+    case "player_invited":
+      withoutInvitation(next, ev.user_id);
+      next.invitations.push({ user_id: ev.user_id, name: ev.name, seat: ev.seat });
+      break;
+    case "invitation_declined":
+      withoutInvitation(next, ev.user_id);
       break;
     case "clock":
       next.clock =
@@ -307,6 +351,13 @@ class TableApp {
   }
 
   onFrame(frame) {
+    this.handleFrame(frame);
+    // The table's extras (static/js/table_extras.js: actions, sounds, motion, moderation)
+    // follow every frame after the table has taken it.
+    this.root.dispatchEvent(new CustomEvent("rosbi:frame", { detail: frame }));
+  }
+
+  handleFrame(frame) {
     switch (frame.type) {
       case "snapshot":
         window.clearTimeout(this.dealResultTimer);
@@ -315,6 +366,8 @@ class TableApp {
         this.state = stateFromSnapshot(frame);
         this.syncing = false;
         this.pendingMove = null;
+        this.showChatHistory(frame.chat || []);
+        this.mutes = frame.mutes || []; // who is muted here (kept up to date by table_extras.js)
         this.render();
         break;
       case "event":
@@ -942,11 +995,20 @@ class TableApp {
     }
   }
 
+  /** The recent chat a snapshot carries (a reload or a late joiner sees the talk so far). */
+  showChatHistory(lines) {
+    this.chat = [];
+    this.refs["chat-log"].replaceChildren();
+    for (const line of lines) this.addChat(line);
+  }
+
   addChat(ev) {
     this.chat.push(ev);
     if (this.chat.length > 200) this.chat.shift();
     const item = document.createElement("li");
     item.className = `chat-${ev.channel}`;
+    if (ev.id !== undefined) item.dataset.chatId = String(ev.id);
+    if (ev.author_id !== undefined) item.dataset.authorId = String(ev.author_id);
     const time = ev.at ? new Date(ev.at).toLocaleTimeString(document.documentElement.lang || [], { hour: "2-digit", minute: "2-digit" }) : "";
     item.innerHTML =
       `<span class="chat-meta">${escapeXml(time)} · ${escapeXml(this.t(`chat_${ev.channel}`))}</span> ` +

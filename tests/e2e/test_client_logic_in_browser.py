@@ -267,3 +267,69 @@ def test_an_outdated_event_throws_so_the_client_syncs(page) -> None:
         [state, old],
     )
     assert thrown is True
+
+
+def social_frames(frames: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The Partie's frames with the events around the game mixed in: invitations before the
+    start, abort votes and a resignation early on, rematch votes at the end."""
+    invited = [
+        {"kind": "player_invited", "user_id": 9, "name": "Ida", "seat": 3},
+        {"kind": "player_invited", "user_id": 8, "name": "Hans", "seat": None},
+        {"kind": "invitation_declined", "user_id": 8, "name": "Hans"},
+        {"kind": "player_invited", "user_id": 7, "name": "Gus", "seat": None},
+        {"kind": "seat_changed", "seat": 3, "name": "Ida", "user_id": 9, "bot_level": None,
+         "away": False},
+    ]  # fmt: skip
+    events = [f["event"] for f in frames]
+    first_move = next(k for k, e in enumerate(events) if e["kind"] == "move")
+    early = [
+        {"kind": "vote", "vote": "abort", "seat": 1, "name": "p1", "votes": [1]},
+        {"kind": "vote", "vote": "abort", "seat": 2, "name": "p2", "votes": [1, 2]},
+    ]
+    resigned = [
+        {"kind": "player_resigned", "seat": 2, "user_id": 3, "name": "p2"},
+        {"kind": "seat_changed", "seat": 2, "name": "Bot (heuristic)", "user_id": None,
+         "bot_level": "heuristic", "away": False},
+    ]  # fmt: skip
+    late = [
+        {"kind": "vote", "vote": "rematch", "seat": 0, "name": "p0", "votes": [0]},
+        {"kind": "rematch_declined", "seat": 1, "name": "p1"},
+        {"kind": "vote", "vote": "rematch", "seat": 1, "name": "p1", "votes": [1]},
+        {"kind": "rematch_started", "table_id": 77},
+    ]
+    mixed = invited + events[:first_move] + early + resigned + events[first_move:] + late
+    return [{"type": "event", "version": v, "event": e} for v, e in enumerate(mixed, start=1)]
+
+
+def test_the_events_around_the_game_match_python(page) -> None:
+    snapshot, frames, _ = frames_for_partie(4, 0, HouseRules(), seed=5)
+    social = social_frames(frames)
+    aborted = [
+        *social[:10],
+        {"type": "event", "version": 11, "event": {"kind": "table_aborted", "by": None}},
+    ]
+    for sequence in (social, aborted):
+        python_states = [snapshot]
+        for frame in sequence:
+            python_states.append(apply_event(python_states[-1], frame))
+        js_states = json.loads(
+            page.evaluate(
+                """async ([snapshot, frames]) => {
+                    const { applyEvent } = await import("/static/js/table.js");
+                    const states = [snapshot];
+                    for (const frame of frames) states.push(applyEvent(states.at(-1), frame));
+                    return JSON.stringify(states);
+                }""",
+                [snapshot, sequence],
+            )
+        )
+        for index, (js, py) in enumerate(zip(js_states, python_states, strict=True)):
+            assert js == json.loads(json.dumps(py)), f"states differ after frame {index}"
+    final = python_states[-1]
+    assert final["table"]["status"] == "aborted" and final["deal"] is None
+    assert final["votes"] == {"abort": [], "rematch": []}
+    done = json.loads(json.dumps(apply_event(snapshot, social[0])))
+    for frame in social[1:]:
+        done = apply_event(done, frame)
+    assert done["invitations"] == [] and done["partie"]["resigned"] == [2]
+    assert done["votes"]["rematch"] == [1] and done["rematch_table_id"] == 77

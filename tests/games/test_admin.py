@@ -179,3 +179,34 @@ def test_the_hand_off_action_sends_each_finished_partie_once(staff):
 
     partie.refresh_from_db()
     assert partie.handed_off and received == [partie.pk]
+
+
+def test_the_chat_report_queue_handles_reports_through_the_services(staff):
+    from games import reports
+    from games.models import ChatMessage, ChatReport, TableMute
+
+    owner, rude, reporter = UserFactory(), UserFactory(), UserFactory()
+    table = lobby.create_table(owner=owner, size=3)
+    lines = [
+        ChatMessage.objects.create(table=table, author=rude, channel="players", text=text)
+        for text in ("rude line", "fine line")
+    ]
+    rude_report = reports.report_chat_message(table.pk, lines[0].pk, reporter, "insult")
+    fine_report = reports.report_chat_message(table.pk, lines[1].pk, reporter)
+
+    queue = staff.get("/admin/games/chatreport/?status__exact=open")
+    assert queue.status_code == 200
+    assert "rude line" in queue.content.decode() and "fine line" in queue.content.decode()
+
+    staff.post(
+        "/admin/games/chatreport/",
+        {"action": "dismiss", "_selected_action": [fine_report.pk]},
+    )
+    staff.post(
+        "/admin/games/chatreport/",
+        {"action": "mute_author", "_selected_action": [rude_report.pk]},
+    )
+    statuses = dict(ChatReport.objects.values_list("pk", "status"))
+    assert statuses == {fine_report.pk: "dismissed", rude_report.pk: "muted"}
+    assert TableMute.objects.filter(table=table, user=rude).exists()
+    assert staff.get("/admin/games/chatreport/add/").status_code == 403

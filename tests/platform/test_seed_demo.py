@@ -11,6 +11,13 @@ from tournaments.models import Tournament
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(autouse=True)
+def demo_logins_elsewhere(settings, tmp_path):
+    """Never touch a developer's own var/demo-logins.json (make run's log-ins)."""
+    settings.DEMO_LOGINS_FILE = tmp_path / "demo-logins.json"
+    return settings.DEMO_LOGINS_FILE
+
+
 def snapshot() -> dict:
     return {
         "users": sorted(User.objects.values_list("username", "password", "is_staff")),
@@ -49,3 +56,38 @@ def test_seed_demo_creates_the_demo_world():
     tournament = Tournament.objects.get(club=club)
     assert tournament.status == Tournament.Status.PLANNED
     assert tournament.table_size == 4
+
+
+def test_the_demo_log_ins_are_kept_for_the_start_up_box_and_can_be_reset(demo_logins_elsewhere):
+    from rosbi_platform.management.commands.runplatform import login_box
+    from rosbi_platform.management.commands.seed_demo import read_demo_logins
+
+    call_command("seed_demo", stdout=StringIO())
+    assert demo_logins_elsewhere.stat().st_mode & 0o777 == 0o600
+    logins = read_demo_logins()
+    organiser = User.objects.get(username="organiser")
+    assert organiser.check_password(logins["organiser"]["password"])
+    assert set(logins["players"]) == {"anna", "bernd", "clara", "dieter", "elif", "franz"}
+    anna = User.objects.get(username="anna")
+    assert anna.check_password(logins["players"]["anna"])
+
+    output = StringIO()
+    call_command("seed_demo", "--reset-passwords", stdout=output)
+    renewed = read_demo_logins()
+    assert renewed["organiser"]["password"] != logins["organiser"]["password"]
+    assert renewed["organiser"]["password"] in output.getvalue()
+    organiser.refresh_from_db()
+    anna.refresh_from_db()
+    assert organiser.check_password(renewed["organiser"]["password"])
+    assert anna.check_password(renewed["players"]["anna"])
+    assert not anna.check_password(logins["players"]["anna"])
+
+    box = login_box("http://127.0.0.1:8001/", renewed)
+    lines = box.splitlines()
+    assert len({len(line) for line in lines}) == 1, "every line of the box is as wide"
+    assert lines[0].startswith("+-") and lines[-1] == lines[0]
+    assert "http://127.0.0.1:8001/" in box
+    assert f"organiser / {renewed['organiser']['password']}" in box
+    assert f"anna, bernd, clara, dieter, elif, franz / {renewed['players']['anna']}" in box
+    assert "make demo-logins" in box and "make reset" in box and "PORT=" in box
+    assert "not stored" in login_box("http://127.0.0.1:8000/", None)

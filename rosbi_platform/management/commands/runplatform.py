@@ -14,12 +14,17 @@ import signal
 import socket
 import sys
 import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
 from rosbi_platform.embedded_postgres import stop_embedded_postgres
 from rosbi_platform.embedded_redis import ensure_embedded_redis, stop_embedded_redis
+from rosbi_platform.management.commands.seed_demo import read_demo_logins
 from rosbi_platform.supervisor import Supervisor
 
 GRACE_SECONDS = 10.0
@@ -36,6 +41,55 @@ def wait_for_port(host: str, port: int, timeout: float) -> bool:
                 return True
         time.sleep(0.1)
     return False
+
+
+def wait_until_healthy(
+    url: str, timeout: float, should_stop: Callable[[], bool] = lambda: False
+) -> bool:
+    """Poll ``/healthz`` until it answers 200 (web, database, Redis and a worker all up).
+
+    Its 503s while the worker starts are expected: the health view logs them at INFO, never
+    as errors (``rosbi_platform.views.healthz``).
+    """
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and not should_stop():
+        try:
+            with urllib.request.urlopen(f"{url}healthz", timeout=5) as response:
+                if response.status == 200:
+                    return True
+        except (urllib.error.URLError, OSError):
+            pass
+        time.sleep(0.5)
+    return False
+
+
+def login_box(url: str, logins: dict[str, Any] | None, healthy: bool = True) -> str:
+    """The box ``make run`` ends its start-up with: where Rosbi runs, the demo log-ins, and
+    how to get new passwords or start afresh."""
+    lines = [f"Rosbi is running at {url}", f"admin: {url}admin/   health: {url}healthz", ""]
+    if not healthy:
+        lines[2:2] = ["(not every part answers /healthz yet: see the log above)"]
+    organiser = (logins or {}).get("organiser")
+    players = (logins or {}).get("players") or {}
+    if organiser or players:
+        if organiser:
+            lines.append(f"organiser (admin):  {organiser['username']} / {organiser['password']}")
+        by_password: dict[str, list[str]] = {}
+        for username, password in sorted(players.items()):
+            by_password.setdefault(password, []).append(username)
+        for password, names in by_password.items():
+            lines.append(f"players:  {', '.join(names)} / {password}")
+    else:
+        lines.append("demo log-ins: not stored on this machine")
+    lines += [
+        "",
+        "new demo passwords:  make demo-logins",
+        "start afresh:        make reset (deletes the local data), then make run",
+        "another port:        PORT=8001 make run          stop: Ctrl-C",
+    ]
+    width = max(len(line) for line in lines)
+    border = "+" + "-" * (width + 2) + "+"
+    return "\n".join([border, *(f"| {line.ljust(width)} |" for line in lines), border])
 
 
 class Command(BaseCommand):
@@ -80,12 +134,11 @@ class Command(BaseCommand):
             supervisor.start()
             if wait_for_port(host, port, timeout=60):
                 shown_host = "127.0.0.1" if host in {"0.0.0.0", "::"} else host
-                self.stdout.write(
-                    self.style.SUCCESS(
-                        f"Rosbi is running at http://{shown_host}:{port}/ "
-                        f"(admin: /admin/, health: /healthz). Press Ctrl-C to stop."
-                    )
+                url = f"http://{shown_host}:{port}/"
+                healthy = wait_until_healthy(
+                    url, timeout=60, should_stop=lambda: stop_requested or not supervisor.check()
                 )
+                self.stdout.write(self.style.SUCCESS(login_box(url, read_demo_logins(), healthy)))
             while not stop_requested:
                 if not supervisor.check():
                     exit_code = 1

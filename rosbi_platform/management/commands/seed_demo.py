@@ -1,12 +1,20 @@
 """Create demo data: an organiser, six players, a club and an upcoming tournament.
 
 Idempotent: everything is looked up by a natural key first, so a second run changes nothing.
-Passwords are random and printed only when the account is created.
+Passwords are random and printed when the account is created; on a development machine
+(``DEBUG``) they are also kept in ``var/demo-logins.json`` (readable by its owner only), so
+that ``runplatform`` can show them at the end of every start. ``--reset-passwords`` gives the
+demo accounts new ones (``make demo-logins``).
 """
 
+import json
+import os
 import secrets
 from datetime import timedelta
+from pathlib import Path
+from typing import Any
 
+from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
@@ -35,11 +43,59 @@ def next_saturday_afternoon() -> timezone.datetime:
     return day.replace(hour=14, minute=0, second=0, microsecond=0)
 
 
+def demo_logins_path() -> Path | None:
+    """Where the demo log-ins are kept: ``settings.DEMO_LOGINS_FILE``, which is
+    ``var/demo-logins.json`` when Rosbi runs on its embedded PostgreSQL (a developer's own
+    machine, ``make run``) and None (not kept) on any other database."""
+    path = getattr(settings, "DEMO_LOGINS_FILE", None)
+    return Path(path) if path else None
+
+
+def read_demo_logins() -> dict[str, Any] | None:
+    """The stored demo log-ins (``{"organiser": {...}, "players": {...}}``), or None."""
+    path = demo_logins_path()
+    if path is None:
+        return None
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def remember_demo_logins(
+    organiser: str | None = None, players: dict[str, str] | None = None
+) -> None:
+    """Keep new demo passwords (merged with the ones stored before) where ``runplatform``
+    shows them at every start; the file is readable by its owner only."""
+    path = demo_logins_path()
+    if path is None:
+        return
+    logins = read_demo_logins() or {}
+    if organiser is not None:
+        logins["organiser"] = {"username": ORGANISER_USERNAME, "password": organiser}
+    if players:
+        logins.setdefault("players", {}).update(players)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(descriptor, "w") as handle:
+        json.dump(logins, handle, indent=2, sort_keys=True)
+
+
 class Command(BaseCommand):
     help = "Create (once) the demo organiser, players, club and tournament."
 
+    def add_arguments(self, parser) -> None:
+        parser.add_argument(
+            "--reset-passwords",
+            action="store_true",
+            help="Give the demo organiser and players new passwords and print them.",
+        )
+
     @transaction.atomic
-    def handle(self, *args, **options) -> None:
+    def handle(self, *args, reset_passwords: bool = False, **options) -> None:
+        if reset_passwords:
+            self.reset_passwords()
+            return
         organiser = User.objects.filter(username=ORGANISER_USERNAME).first()
         if organiser is None:
             password = secrets.token_urlsafe(12)
@@ -47,6 +103,7 @@ class Command(BaseCommand):
                 ORGANISER_USERNAME, "organiser@example.com", password
             )
             Profile.objects.create(user=organiser, display_name="Organiser")
+            remember_demo_logins(organiser=password)
             self.stdout.write(f"organiser: created, password: {password}")
         else:
             ensure_profile(organiser)
@@ -65,6 +122,7 @@ class Command(BaseCommand):
                 created_players.append(username)
             players.append(player)
         if created_players:
+            remember_demo_logins(players=dict.fromkeys(created_players, new_player_password))
             self.stdout.write(
                 f"players: created {', '.join(created_players)}, "
                 f"password for each: {new_player_password}"
@@ -102,3 +160,27 @@ class Command(BaseCommand):
             },
         )
         self.stdout.write(f"tournament: {'created' if tournament_created else 'unchanged'}")
+
+    def reset_passwords(self) -> None:
+        """New random passwords for the demo accounts that exist (the organiser's own, one
+        shared by the players), stored and printed."""
+        organiser = User.objects.filter(username=ORGANISER_USERNAME).first()
+        if organiser is not None:
+            password = secrets.token_urlsafe(12)
+            organiser.set_password(password)
+            organiser.save(update_fields=["password"])
+            remember_demo_logins(organiser=password)
+            self.stdout.write(f"organiser: new password: {password}")
+        names = [username for username, _name, _language in DEMO_PLAYERS]
+        players = list(User.objects.filter(username__in=names).order_by("username"))
+        if players:
+            password = secrets.token_urlsafe(12)
+            for player in players:
+                player.set_password(password)
+                player.save(update_fields=["password"])
+            remember_demo_logins(players={p.username: password for p in players})
+            self.stdout.write(
+                f"players: new password for {', '.join(p.username for p in players)}: {password}"
+            )
+        if organiser is None and not players:
+            self.stdout.write("no demo accounts yet: run seed_demo first (make run does)")

@@ -68,9 +68,13 @@ async def test_muted_users_get_an_error_and_only_organisers_or_staff_may_mute():
     await spectators[0].send({"type": "chat", "channel": "spectators", "text": "hello?"})
     answer = await spectators[0].reply()
     assert answer["type"] == "error" and answer["code"] == "muted"
+    # Everyone at the table is told of the mute (a versionless notice), and hears no more.
+    notice = await next_chat(spectators[1])
+    assert notice["kind"] == "mute" and notice["muted"] and notice["user_id"] == watchers[0].pk
     assert await spectators[1].nothing_more()
 
     staff = await database_sync_to_async(lambda: UserFactory(is_staff=True))()
     await database_sync_to_async(chat.unmute_user)(table.pk, staff, watchers[0])
+    assert (await next_chat(spectators[1]))["muted"] is False
     await spectators[0].send({"type": "chat", "channel": "spectators", "text": "hello!"})
     assert (await next_chat(spectators[1]))["text"] == "hello!"

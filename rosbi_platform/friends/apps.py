@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class FriendsConfig(AppConfig):
+    name = "rosbi_platform.friends"
+    label = "friends"
+    verbose_name = _("Friends and blocks")

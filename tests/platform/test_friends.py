@@ -1,0 +1,83 @@
+"""Following and blocking players: the buttons on a player's page, and what a block stops."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from games import lobby
+from games.events import ServiceError
+from rosbi_platform.friends.models import Block, Follow
+from tests.games.factories import TableFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def client_for(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_follow_and_block_from_a_players_page():
+    anna, ben = UserFactory(), UserFactory()
+    page = f"/ladder/players/{ben.username}/"
+    client = client_for(anna)
+    assert 'data-action="follow"' in client.get(page).content.decode()
+
+    response = client.post(f"/friends/{ben.username}/follow/", {"next": page}, follow=True)
+    assert response.redirect_chain[-1][0] == page
+    assert 'data-action="unfollow"' in response.content.decode()
+    assert Follow.objects.filter(follower=anna, followee=ben).exists()
+    Follow.objects.create(follower=ben, followee=anna)
+
+    response = client.post(f"/friends/{ben.username}/block/", {"next": page}, follow=True)
+    assert Block.objects.filter(blocker=anna, blocked=ben).exists()
+    assert not Follow.objects.exists()  # following ends both ways
+    content = response.content.decode()
+    assert 'data-action="unblock"' in content and 'data-action="follow"' not in content
+    refused = client.post(f"/friends/{ben.username}/follow/", follow=True)
+    assert "unblock them first" in refused.content.decode()
+    assert not Follow.objects.exists()
+
+    client.post(f"/friends/{ben.username}/unblock/")
+    assert not Block.objects.exists()
+    client.post(f"/friends/{ben.username}/follow/")
+    assert f"/ladder/players/{ben.username}/" in client.get("/friends/").content.decode()
+    assert (
+        "data-action"
+        not in client_for(ben).get(f"/ladder/players/{ben.username}/").content.decode()
+    )
+
+
+def test_nobody_follows_or_blocks_themselves_and_anonymous_visitors_must_log_in():
+    anna = UserFactory()
+    client = client_for(anna)
+    response = client.post(f"/friends/{anna.username}/follow/", follow=True)
+    assert "cannot follow yourself" in response.content.decode()
+    client.post(f"/friends/{anna.username}/block/")
+    assert not Follow.objects.exists() and not Block.objects.exists()
+    assert Client().post(f"/friends/{anna.username}/follow/").status_code == 302
+    assert not Follow.objects.exists()
+
+
+def test_a_blocked_player_cannot_join_the_blockers_tables():
+    owner, seated, pest, friend = UserFactory(), UserFactory(), UserFactory(), UserFactory()
+    table = lobby.create_table(owner=owner, size=4)
+    lobby.join_table(table.pk, seated)
+    Block.objects.create(blocker=seated, blocked=pest)
+    with pytest.raises(ServiceError) as refused:
+        lobby.join_table(table.pk, pest)
+    assert refused.value.code == "blocked" and "blocked you" in refused.value.message
+    assert table.seats.filter(user=pest).count() == 0
+    assert lobby.join_table(table.pk, friend) == 2
+
+    # Seen from the page: a message, no seat.
+    response = client_for(pest).post(f"/tables/{table.pk}/join/", follow=True)
+    assert "blocked you" in response.content.decode()
+    assert table.seats.filter(user=pest).count() == 0
+
+    # Tournament tables are seated by the event: blocks do not stop the round.
+    event_table = TableFactory(owner=None, size=3, tournament_round_id=5)
+    lobby.join_table(event_table.pk, seated, invite=event_table.invite_code)
+    lobby.join_table(event_table.pk, pest, invite=event_table.invite_code)
