@@ -88,6 +88,29 @@ def win_chance(card: int, others: int) -> float:
     return lower / (lower + higher)
 
 
+def _all_top_cards(cards: int, others: int) -> bool:
+    """No card another seat may hold beats any of ``cards`` in its suit."""
+    return all(not others & _ABOVE[card] for card in bits(cards))
+
+
+def certain_slam_card(hand: int, legal: int, trick: list[int], unplayed: int) -> int:
+    """A card that wins this trick and every later one whatever the others hold, or -1.
+
+    Led, a card that nothing outstanding of its suit beats wins (there are no trumps); so
+    the seat takes every remaining trick exactly when it can win the current one with such
+    a card and is left holding only such cards. ``unplayed`` as in ``choose_trick``.
+    """
+    others = unplayed & ~hand
+    if not trick:
+        return highest(legal) if _all_top_cards(hand, others) else -1
+    led = SUIT_MASKS[trick[0] // 9]
+    best = max(c for c in trick if (1 << c) & led)
+    for card in bits(legal & led & ~_BELOW[best] & ~(1 << best)):
+        if not others & _ABOVE[card] and _all_top_cards(hand & ~(1 << card), others):
+            return card
+    return -1
+
+
 def choose_trick(
     cid: int, players: int, hand: int, legal: int, trick: list[int], unplayed: int
 ) -> int:

@@ -161,3 +161,73 @@ def test_strong_bot_keeps_under_a_threshold_in_hundred() -> None:
     deal.play("AC")
     move = StrongBot(3, samples=20).choose(deal.view_for(deal.turn))
     assert not crossing_penalty(21, HUNDRED_VALUES[move.rank])
+
+
+def _play_out(deal: Deal, levels: dict[int, str]) -> tuple[int, ...]:
+    """Play the deal to its end, each seat with its bot level (heuristic by default)."""
+    bots = {seat: make_bot(levels.get(seat, "heuristic"), seed=seat) for seat in range(4)}
+    while not deal.over:
+        deal.play(bots[deal.turn].choose(deal.view_for(deal.turn)))
+    assert deal.penalties is not None
+    return deal.penalties
+
+
+def test_takes_a_certain_slam_instead_of_ducking() -> None:
+    """Clubs from Ten up and the Ace of Spades: after Ten of Clubs wins the 9C lead, every
+    card left is the best of its suit, so every trick is ours: -8, not +14 / +12 for ducking
+    with the 8C (issue 17, bot defect 1)."""
+    slam_hand = ["AC", "KC", "QC", "JC", "TC", "8C", "7C", "AS"]
+    others = {0: ["9C", "7S", "8S", "9S", "7H", "8H", "9H", "TH"]}
+    for contract in (Contract.NO_TRICKS, Contract.NO_JACKS):
+        deal = Deal(4, contract, 3, _hands(4, {1: slam_hand, **others}))
+        deal.play("9C")
+        assert _choice(deal) in {"TC", "JC", "QC", "KC", "AC"}, contract
+        assert _play_out(deal, {})[1] == -8, contract
+
+
+def test_ducks_when_the_slam_is_not_certain() -> None:
+    """With a low Spade another seat may beat, winning every trick is not sure: duck."""
+    hand = ["AC", "KC", "QC", "JC", "TC", "8C", "7C", "7S"]
+    deal = Deal(
+        4,
+        Contract.NO_TRICKS,
+        3,
+        _hands(4, {1: hand, 0: ["9C", "8S", "9S", "7H", "8H", "9H", "TH", "JH"]}),
+    )
+    deal.play("9C")
+    assert _choice(deal) == "8C"
+
+
+def test_a_slam_already_lost_is_not_chased() -> None:
+    """Once another seat took a trick, taking the rest is no slam: duck as usual."""
+    from games.bots.heuristic import slam_still_open
+    from games.bots.policy import NO_TRICKS
+
+    hand = ["AC", "KC", "QC", "JC", "TC", "8C", "7C", "AS"]
+    deal = Deal(
+        4,
+        Contract.NO_TRICKS,
+        3,
+        _hands(4, {1: hand, 0: ["9C", "7S", "8S", "9S", "7H", "8H", "9H", "TH"]}),
+    )
+    deal.play("9C")
+    deal.play("8C")  # seat 1 ducks; seat 0 will win this trick
+    while deal.turn != 1 or deal.view_for(1).current_trick:
+        deal.play(make_bot("heuristic", seed=0).choose(deal.view_for(deal.turn)))
+    assert slam_still_open(deal.view_for(1), NO_TRICKS) is False
+
+
+def test_the_beginner_does_not_play_the_king_of_hearts_into_its_own_trick() -> None:
+    """Holding King and Ace of Hearts, the lowest Heart is the King, which would win the
+    trick and take itself; the beginner plays the Ace instead (issue 17, bot defect 2)."""
+    hand = ["KH", "AH", "7C", "8C", "9C", "7S", "8S", "9S"]
+    deal = Deal(
+        4,
+        Contract.NO_KING_OF_HEARTS,
+        3,
+        _hands(4, {1: hand, 0: ["7H", "TC", "JC", "QC", "KC", "AC", "TS", "JS"]}),
+    )
+    deal.play("7H")
+    for seed in range(20):
+        assert make_bot("beginner", seed=seed).choose(deal.view_for(1)).code == "AH"
+
