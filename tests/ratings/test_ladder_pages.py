@@ -147,7 +147,7 @@ def test_closed_season_page_shows_the_archive(client):
     page = client.get(reverse("ratings:season", args=[season.pk])).content.decode()
     assert star.user.username in page and "1777" in page
     ladder = client.get(reverse("ratings:ladder")).content.decode()
-    assert season.name in ladder and "Season 2" in ladder
+    assert season.title in ladder and "Season 2" in ladder
 
 
 def test_queue_widget_renders_inside_any_page_by_one_include(rf):
