@@ -101,5 +101,45 @@ def test_no_page_scrolls_sideways_and_axe_finds_nothing_serious(asgi_live_server
             if axe:
                 problems += [f"{name} at {size}: axe {p}" for p in axe_problems(page)]
         problems += [f"page error at {size}: {e}" for e in errors]
+        if size == "390x844":
+            problems += check_explanations(page, asgi_live_server.url, pages)
         context.close()
     assert not problems, "\n".join(problems)
+
+
+def check_explanations(page, base: str, pages: dict[str, str]) -> list[str]:
+    """On a phone: a provisional rating says what its "?" means, and a refused score sheet
+    shows each deal's message at its row, read out with that row's inputs (defect 9)."""
+    problems = []
+    page.goto(f"{base}{pages['player']}")
+    mark = page.locator("h1 abbr[title]")
+    if not mark.count() or not mark.text_content().endswith("?"):
+        problems.append("the player's provisional rating has no explanation")
+    elif page.locator("h1 a.provisional-note[href$='#ratings-explained']").count() != 1:
+        problems.append("the provisional rating does not link to the ladder's explanation")
+    page.goto(f"{base}{pages['score-sheet-form']}")
+    # Deal 1 adds up to 7: impossible (the other deals may be refused too).
+    page.evaluate(
+        """() => {
+          for (const input of document.querySelectorAll(".sheet-table input")) {
+            const [, deal, seat] = input.name.match(/d(\\d)s(\\d)/).map(Number);
+            input.value = deal === 0 ? (seat < 3 ? 2 : (seat === 3 ? 1 : 0)) : (seat === deal % 6 ? 8 : 0);
+          }
+        }"""
+    )
+    page.locator(".score-form button").click()
+    page.wait_for_load_state()
+    shoot(page, "score-sheet-refused-390x844", full_page=True)
+    error = page.locator("#sheet-deal-1-error")
+    if not error.is_visible():
+        problems.append("the refused deal has no message at its row")
+    else:
+        row = error.locator("xpath=ancestor::tr")
+        inputs = row.locator("input")
+        described = inputs.evaluate_all("l => l.map(i => i.getAttribute('aria-describedby'))")
+        if not described or any("sheet-deal-1-error" not in (d or "") for d in described):
+            problems.append(f"the row's inputs do not point at its message: {described}")
+        if "Deal 1 (No tricks)" not in error.text_content():
+            problems.append(f"row 1 shows another deal's message: {error.text_content()}")
+    problems += [f"refused sheet: axe {p}" for p in axe_problems(page)]
+    return problems
