@@ -170,6 +170,8 @@ class Seat(models.Model):
     resigned = models.BooleanField(default=False)
 
     class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
         ordering = ["table", "number"]
         constraints = [
             models.UniqueConstraint(fields=["table", "number"], name="unique_seat_number"),
@@ -243,6 +245,8 @@ class PartieDeal(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("deal")
+        verbose_name_plural = _("deals")
         ordering = ["partie", "number"]
         constraints = [
             models.UniqueConstraint(fields=["partie", "number"], name="unique_deal_number"),
@@ -274,6 +278,8 @@ class TableEvent(models.Model):
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("table event")
+        verbose_name_plural = _("table events")
         ordering = ["table", "version"]
         constraints = [
             models.UniqueConstraint(fields=["table", "version"], name="unique_table_version")
@@ -312,6 +318,8 @@ class SeatResult(models.Model):
     resigned = models.BooleanField(default=False)
 
     class Meta:
+        verbose_name = _("seat result")
+        verbose_name_plural = _("seat results")
         ordering = ["partie", "seat"]
         constraints = [
             models.UniqueConstraint(fields=["partie", "seat"], name="unique_result_seat")
@@ -333,6 +341,8 @@ class ChatMessage(models.Model):
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("chat message")
+        verbose_name_plural = _("chat messages")
         ordering = ["table", "created"]
 
     def __str__(self) -> str:
@@ -355,6 +365,8 @@ class TableMute(models.Model):
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("muted player")
+        verbose_name_plural = _("muted players")
         constraints = [models.UniqueConstraint(fields=["table", "user"], name="unique_table_mute")]
 
     def __str__(self) -> str:

@@ -97,5 +97,5 @@ class SeasonStandingInline(admin.TabularInline):
 
 @admin.register(Season)
 class SeasonAdmin(admin.ModelAdmin):
-    list_display = ("name", "pool", "started_at", "closed_at")
+    list_display = ("__str__", "number", "pool", "started_at", "closed_at")
     inlines = [SeasonStandingInline]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from ratings import elo
@@ -63,6 +64,10 @@ class RatingLedger(models.Model):
     applied = models.PositiveIntegerField(default=0)
     last_finished_at = models.DateTimeField(null=True, blank=True)
     last_partie_id = models.BigIntegerField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("rating ledger")
+        verbose_name_plural = _("rating ledgers")
 
     def __str__(self) -> str:
         return f"ledger {self.pool}: {self.applied} applied"
@@ -199,10 +204,20 @@ class LadderQueueEntry(models.Model):
 
 
 class Season(models.Model):
-    """A ladder season; closing it archives the standings and soft-resets the pool."""
+    """A ladder season; closing it archives the standings and soft-resets the pool.
+
+    Seasons are numbered; the name is empty unless an organiser gave one, and ``title`` words
+    "Season N" in the reader's language when the page is drawn (never stored in one language).
+    """
 
     pool = models.CharField(max_length=32, default=LADDER_POOL)
-    name = models.CharField(_("name"), max_length=80)
+    number = models.PositiveIntegerField(_("number"), default=1)
+    name = models.CharField(
+        _("name"),
+        max_length=80,
+        blank=True,
+        help_text=_("Leave empty to show “Season N” in each reader's language."),
+    )
     started_at = models.DateTimeField()
     closed_at = models.DateTimeField(null=True, blank=True)
     # The soft reset applied at closing, kept so a recompute replays it identically.
@@ -222,7 +237,12 @@ class Season(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.name
+        return str(self.title)
+
+    @property
+    def title(self) -> str:
+        """The season's own name, or "Season N" translated into the active language."""
+        return self.name or gettext("Season %(number)s") % {"number": self.number}
 
 
 class SeasonStanding(models.Model):
@@ -240,6 +260,8 @@ class SeasonStanding(models.Model):
     display = models.CharField(max_length=8)
 
     class Meta:
+        verbose_name = _("season standing")
+        verbose_name_plural = _("season standings")
         ordering = ["season", "rank", "-mu"]
         constraints = [
             models.UniqueConstraint(fields=["season", "user"], name="one_standing_per_season")

@@ -24,9 +24,7 @@ def current_season(pool: str = LADDER_POOL, now: dt.datetime | None = None) -> S
     number = Season.objects.filter(pool=pool).count() + 1
     try:
         with transaction.atomic():
-            return Season.objects.create(
-                pool=pool, name=f"Season {number}", started_at=now or timezone.now()
-            )
+            return Season.objects.create(pool=pool, number=number, started_at=now or timezone.now())
     except IntegrityError:
         return Season.objects.get(pool=pool, closed_at__isnull=True)
 
@@ -83,7 +81,7 @@ def close_season(
         # Parties that finished before the close but arrive later must replay across it.
         advance_ledger(ledger, (now, 0), ledger.applied)
         number = Season.objects.filter(pool=pool).count() + 1
-        Season.objects.create(pool=pool, name=next_name or f"Season {number}", started_at=now)
+        Season.objects.create(pool=pool, number=number, name=next_name or "", started_at=now)
         return season
 
     return run_with_ledger(pool, work)

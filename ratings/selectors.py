@@ -15,6 +15,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db.models import Count
 from django.utils import timezone
+from django.utils.functional import Promise
 from django.utils.translation import gettext, ngettext
 
 from ratings import elo
@@ -340,7 +341,7 @@ def rating_chart(values: list[float], width: int = 640, height: int = 240) -> Ch
 @dataclass
 class ContractLine:
     contract: str
-    name: str
+    name: str | Promise  # translated when the page is drawn
     deals: int
     average: float
     table_average: float
@@ -372,6 +373,7 @@ def player_profile(
     user: Any, pool: str = LADDER_POOL, now: dt.datetime | None = None
 ) -> PlayerProfile:
     """Everything the ladder profile page shows for ``user``."""
+    from games.contract_names import CONTRACT_NAMES
     from games.engine import CONTRACT_ORDER
     from games.models import PartieDeal, SeatResult
 
@@ -408,7 +410,6 @@ def player_profile(
         }
         for r in results[:10]
     ]
-    names = {c.value: c.german_name for c in CONTRACT_ORDER}
     mine_sum: dict[str, float] = defaultdict(float)
     mine_n: Counter[str] = Counter()
     table_sum: dict[str, float] = defaultdict(float)
@@ -427,7 +428,7 @@ def player_profile(
     contracts = [
         ContractLine(
             contract=c.value,
-            name=names[c.value],
+            name=CONTRACT_NAMES[c.value],
             deals=mine_n[c.value],
             average=mine_sum[c.value] / mine_n[c.value],
             table_average=table_sum[c.value] / table_n[c.value],

@@ -50,6 +50,16 @@ class TournamentError(Exception):
     """A refused action, with a sentence for people."""
 
 
+class SheetError(TournamentError):
+    """A score sheet refused by the rules check: the whole text, and each deal's sentences
+    (``by_deal``, deal numbers 1..6; a problem of the whole sheet is under ``None``) so a form
+    shows every message next to the row it is about."""
+
+    def __init__(self, message: str, by_deal: dict[int | None, list[str]]) -> None:
+        super().__init__(message)
+        self.by_deal = by_deal
+
+
 def lock_row(model: type[Model], pk: int) -> Any:
     """The row, locked ``FOR NO KEY UPDATE`` until the transaction ends (call inside one)."""
     return model.objects.select_for_update(no_key=True).get(pk=pk)

@@ -2,11 +2,29 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.common import SheetError
 from tournaments.sheet_texts import CONTRACT_NAMES
 from tournaments.sheets import CONTRACTS
+
+
+@dataclass
+class SheetRow:
+    """One deal of the form: its number (1..6), contract name, fields, and the rules check's
+    messages about it, shown next to the row (``error_id`` is what its inputs point to)."""
+
+    number: int
+    name: str
+    fields: list[forms.BoundField]
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def error_id(self) -> str:
+        return f"sheet-deal-{self.number}-error"
 
 
 class ScoreSheetForm(forms.Form):
@@ -15,11 +33,12 @@ class ScoreSheetForm(forms.Form):
     def __init__(self, *args, seats: int, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.seats = seats
+        self.deal_errors: dict[int, list[str]] = {}
         for deal, contract in enumerate(CONTRACTS):
             for seat in range(seats):
                 self.fields[f"d{deal}s{seat}"] = forms.IntegerField(
                     label=_("%(contract)s, seat %(seat)s")
-                    % {"contract": CONTRACT_NAMES[contract], "seat": seat},
+                    % {"contract": CONTRACT_NAMES[contract], "seat": seat + 1},
                     min_value=-8,
                     max_value=18,
                 )
@@ -30,9 +49,25 @@ class ScoreSheetForm(forms.Form):
             for deal in range(len(CONTRACTS))
         ]
 
-    def rows(self) -> list[tuple[str, list[forms.BoundField]]]:
-        """Per deal the contract's name in the active language and the seats' fields."""
+    def add_sheet_error(self, error: SheetError) -> None:
+        """The rules check's refusal: each deal's messages go to its row, the rest (a sheet
+        with the wrong number of deals) above the form."""
+        for deal, messages in error.by_deal.items():
+            if deal is not None and 1 <= deal <= len(CONTRACTS):
+                self.deal_errors.setdefault(deal, []).extend(messages)
+            else:
+                for message in messages:
+                    self.add_error(None, message)
+
+    def rows(self) -> list[SheetRow]:
+        """Per deal the contract's name in the active language, the seats' fields and the
+        problems found in that row."""
         return [
-            (CONTRACT_NAMES[contract], [self[f"d{deal}s{seat}"] for seat in range(self.seats)])
+            SheetRow(
+                number=deal + 1,
+                name=CONTRACT_NAMES[contract],
+                fields=[self[f"d{deal}s{seat}"] for seat in range(self.seats)],
+                errors=self.deal_errors.get(deal + 1, []),
+            )
             for deal, contract in enumerate(CONTRACTS)
         ]

@@ -307,6 +307,8 @@ class RoundTable(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("tournament table")
+        verbose_name_plural = _("tournament tables")
         ordering = ["round", "number"]
         constraints = [
             models.UniqueConstraint(fields=["round", "number"], name="unique_table_in_round")
@@ -328,6 +330,8 @@ class RoundSeat(models.Model):
     forfeit = models.BooleanField(default=False)
 
     class Meta:
+        verbose_name = _("tournament seat")
+        verbose_name_plural = _("tournament seats")
         ordering = ["table", "seat"]
         constraints = [
             models.UniqueConstraint(fields=["table", "seat"], name="unique_seat_at_round_table"),
@@ -347,6 +351,8 @@ class RoundBye(models.Model):
     entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="byes")
 
     class Meta:
+        verbose_name = _("bye")
+        verbose_name_plural = _("byes")
         constraints = [
             models.UniqueConstraint(fields=["round", "entry"], name="one_bye_per_round"),
         ]
@@ -372,6 +378,8 @@ class PhysicalResult(models.Model):
     confirmed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("score sheet")
+        verbose_name_plural = _("score sheets")
         ordering = ["table", "version"]
         constraints = [
             models.UniqueConstraint(fields=["table", "version"], name="unique_sheet_version")
@@ -403,6 +411,8 @@ class Standing(models.Model):
     percent = models.FloatField(null=True, blank=True)  # duplicate: mean matchpoint percentage
 
     class Meta:
+        verbose_name = _("standing")
+        verbose_name_plural = _("standings")
         ordering = ["tournament", "rank", "entry"]
         constraints = [
             models.UniqueConstraint(fields=["tournament", "entry"], name="one_standing_per_entry")
@@ -432,6 +442,8 @@ class Notice(models.Model):
     read_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("notice")
+        verbose_name_plural = _("notices")
         ordering = ["-created"]
         constraints = [
             models.UniqueConstraint(fields=["user", "table", "kind"], name="one_notice_per_table")

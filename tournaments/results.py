@@ -13,6 +13,7 @@ from tournaments import selectors
 from tournaments.common import (
     ADVANCE_TOURNAMENT_TASK,
     RECOMPUTE_STANDINGS_TASK,
+    SheetError,
     TournamentError,
     enqueue,
     locked,
@@ -111,7 +112,10 @@ def submit_physical_result(
         rows = [[int(v) for v in row] for row in penalties]
         errors = sheet_errors(rows, players=table.size, doubling=tournament.doubling)
         if errors:
-            raise TournamentError(" ".join(sheet_problem_text(e) for e in errors))
+            by_deal: dict[int | None, list[str]] = {}
+            for error in errors:
+                by_deal.setdefault(error.deal, []).append(sheet_problem_text(error))
+            raise SheetError(" ".join(sheet_problem_text(e) for e in errors), by_deal)
         latest = selectors.latest_sheet(table)
         sheet = PhysicalResult.objects.create(
             table=table,

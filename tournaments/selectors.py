@@ -164,6 +164,21 @@ def latest_sheet(table: RoundTable) -> PhysicalResult | None:
     return PhysicalResult.objects.filter(table=table).order_by("-version").first()
 
 
+def can_confirm_sheet(user: Any, sheet: PhysicalResult | None, tournament: Tournament) -> bool:
+    """Whether the page offers ``user`` the Confirm button for ``sheet``: an unconfirmed latest
+    version, and a second person (a tablemate or an organiser, never whoever entered it); once
+    the event has closed only an organiser, who may confirm their own amendment. The service
+    (``results.confirm_physical_result``) refuses the same cases."""
+    if sheet is None or sheet.confirmed_at is not None or not user.is_authenticated:
+        return False
+    manager = can_manage(user, tournament)
+    if tournament.status == Tournament.Status.FINISHED:
+        return manager
+    if user.pk == sheet.submitted_by_id:
+        return False
+    return manager or sheet.table.seats.filter(entry__user=user).exists()
+
+
 def sheets_of(table: RoundTable) -> QuerySet[PhysicalResult]:
     return PhysicalResult.objects.filter(table=table).select_related("submitted_by", "confirmed_by")
 

@@ -8,18 +8,9 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from games.contract_names import CONTRACT_NAMES
 from tournaments import sheets
 from tournaments.sheets import SheetProblem
-
-# The contract names of the game pages (templates/games/partials/labels.html): same msgids.
-CONTRACT_NAMES = {
-    "no_tricks": gettext_lazy("No tricks"),
-    "no_hearts": gettext_lazy("No hearts"),
-    "no_jacks": gettext_lazy("No jacks"),
-    "no_king_of_hearts": gettext_lazy("Beware the King of Hearts"),
-    "hundred": gettext_lazy("Hundred"),
-    "rosbiratschka": gettext_lazy("Rosbiratschka"),
-}
 
 _SHEET_PROBLEMS = {
     sheets.UNKNOWN_CONTRACT: gettext_lazy("Deal %(deal)s: unknown contract %(contract)s."),

@@ -26,7 +26,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from rosbi_platform.accounts.models import Club
 from tournaments import entries, events, knockout, results, rounds, selectors
-from tournaments.common import TournamentError
+from tournaments.common import SheetError, TournamentError
 from tournaments.forms import ScoreSheetForm
 from tournaments.models import Entry, PhysicalResult, Round, RoundTable, Tournament
 from tournaments.sheet_texts import CONTRACT_NAMES
@@ -294,6 +294,8 @@ def score_sheet(request: HttpRequest, table_id: int) -> HttpResponse:
             results.submit_physical_result(table.pk, form.penalties(), by=request.user)
             messages.success(request, _("Score sheet stored: a second person must confirm it."))
             return redirect(reverse("tournaments:sheet", args=[table.pk]))
+        except SheetError as error:
+            form.add_sheet_error(error)
         except TournamentError as error:
             form.add_error(None, str(error))
     return render(
@@ -306,6 +308,7 @@ def score_sheet(request: HttpRequest, table_id: int) -> HttpResponse:
             "seats": list(table.seats.select_related("entry__user__profile")),
             "versions": selectors.sheets_of(table),
             "latest": latest,
+            "may_confirm": selectors.can_confirm_sheet(request.user, latest, tournament),
         },
     )
 

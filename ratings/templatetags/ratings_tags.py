@@ -1,10 +1,14 @@
-"""Template helpers: the ranked-queue widget's state for any page that includes it."""
+"""Template helpers: the ranked-queue widget's state for any page that includes it, and ratings
+as shown on every page (a provisional one explained)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django import template
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.translation import gettext, pgettext
 
 from ratings import selectors
 
@@ -23,3 +27,23 @@ def ladder_queue_status(context: dict[str, Any]) -> selectors.QueueStatus:
 def rating_of_user(user: Any) -> str:
     """A user's ladder rating as displayed everywhere: "1623", or "1500?" while provisional."""
     return selectors.display_for(selectors.rating_of(user))
+
+
+@register.filter
+def rating(display: str) -> str:
+    """A displayed rating as HTML; a provisional one ("1500?") says what the "?" means, in
+    a title and a short link to the ladder's explanation, wherever it is shown."""
+    text = str(display)
+    if not text.endswith("?"):
+        return text
+    explained = gettext(
+        "Provisional rating: too few rated Parties, or none for a long time, to be sure yet."
+    )
+    return format_html(
+        '<span class="rating-provisional"><abbr title="{}">{}</abbr> '
+        '<a class="provisional-note" href="{}#ratings-explained">{}</a></span>',
+        explained,
+        text,
+        reverse("ratings:ladder"),
+        pgettext("rating", "provisional"),
+    )

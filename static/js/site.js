@@ -17,6 +17,28 @@ document.addEventListener("DOMContentLoaded", () => {
   for (const button of document.querySelectorAll("[data-print]")) {
     button.addEventListener("click", () => window.print());
   }
+  // A wide table scrolls inside its own box on a small screen: such a box must be reachable
+  // by keyboard (and named) to be scrolled without a mouse; one that fits is no tab stop.
+  const wraps = document.querySelectorAll(".table-wrap");
+  const markScrollable = () => {
+    for (const wrap of wraps) {
+      if (wrap.scrollWidth > wrap.clientWidth + 1) {
+        const section = wrap.closest("section, article");
+        const heading = section && section.querySelector("h1, h2, h3");
+        wrap.tabIndex = 0;
+        wrap.setAttribute("role", "region");
+        if (heading) wrap.setAttribute("aria-label", heading.textContent.trim());
+      } else if (wrap.hasAttribute("tabindex")) {
+        wrap.removeAttribute("tabindex");
+        wrap.removeAttribute("role");
+        wrap.removeAttribute("aria-label");
+      }
+    }
+  };
+  if (wraps.length) {
+    markScrollable();
+    window.addEventListener("resize", markScrollable);
+  }
   // The ranked queue: while waiting, look every 3 s whether a table was found.
   const queue = document.querySelector(".ladder-queue[data-waiting]");
   if (queue) {

@@ -430,6 +430,7 @@ class TableApp {
       this.state = { ...this.state, version: frame.version };
     }
     const kind = frame.event && frame.event.kind;
+    this.announceEvent(frame.event);
     if (kind === "deal_finished") this.holdDealResult(frame.event);
     if (kind === "owner_changed") this.showError(this.t("owner_changed", { name: frame.event.name }));
     if (kind === "table_closed") this.showError(this.t("table_closed"));
@@ -484,7 +485,16 @@ class TableApp {
     root
       .querySelector("[data-action=last-trick]")
       .addEventListener("click", () => this.toggleLastTrick());
+    for (const toggle of root.querySelectorAll("[data-toggle-panel]")) {
+      toggle.addEventListener("click", () => this.togglePanel(toggle.dataset.togglePanel));
+    }
     document.addEventListener("keydown", (event) => {
+      if (event.key === "Escape" && this.openPanel) {
+        const name = this.openPanel;
+        this.togglePanel(null);
+        root.querySelector(`[data-toggle-panel=${name}]`).focus();
+        return;
+      }
       const typing = event.target.closest && event.target.closest("input, textarea, select");
       if (typing || event.ctrlKey || event.metaKey || event.altKey) return;
       if (event.key === "l" || event.key === "L") {
@@ -534,6 +544,55 @@ class TableApp {
     button.tabIndex = 0;
     button.focus();
     this.focusedCard = button.dataset.card;
+  }
+
+  /**
+   * On narrow screens the score sheet and the chat are a drawer: open one panel (closing the
+   * other) or none. On wide screens both are always shown and the toggles are hidden (CSS).
+   */
+  togglePanel(name) {
+    const next = name && this.openPanel !== name ? name : null;
+    this.openPanel = next;
+    const column = this.root.querySelector(".side-column");
+    column.classList.toggle("open", next !== null);
+    for (const panel of column.querySelectorAll("[data-panel]")) {
+      panel.classList.toggle("open", panel.dataset.panel === next);
+    }
+    for (const toggle of this.root.querySelectorAll("[data-toggle-panel]")) {
+      toggle.setAttribute("aria-expanded", String(toggle.dataset.togglePanel === next));
+    }
+    if (next === "chat") this.refs["chat-unread"].hidden = true;
+    if (next) {
+      const heading = column.querySelector(`[data-panel=${next}] h2`);
+      heading.tabIndex = -1;
+      heading.focus();
+    }
+  }
+
+  /** Tell screen readers what just happened at the table: a card played, whose turn it is. */
+  announceEvent(ev) {
+    if (!ev || !this.state) return;
+    const parts = [];
+    if (ev.kind === "move") {
+      const seat = this.seatName(ev.seat);
+      parts.push(
+        ev.move === "pass"
+          ? this.t("seat_passed", { seat })
+          : this.t("played", { seat, card: cardName(ev.move, this.look, this.labels.cards_names) }),
+      );
+      if (ev.trick) parts.push(this.t("taken_by", { name: this.seatName(ev.trick.winner) }));
+    } else if (ev.kind === "deal_started") {
+      parts.push(this.t("deal_of", { n: ev.deal_number + 1 }), this.t(`contract_${ev.contract}`));
+    } else if (ev.kind === "deal_finished") {
+      parts.push(this.t("deal_over"));
+    } else {
+      return;
+    }
+    const deal = this.state.deal;
+    if (deal && !deal.over && deal.turn !== null && deal.turn !== undefined) {
+      parts.push(this.isMe(deal.turn) ? this.t("your_turn") : this.t("turn_of", { name: this.seatName(deal.turn) }));
+    }
+    this.refs.announce.textContent = parts.join(". ");
   }
 
   chatChannel() {
@@ -668,6 +727,16 @@ class TableApp {
     return this.isMe(seatNumber) ? `${name} (${this.t("you")})` : name;
   }
 
+  /** A plate-sized name: the first word ("Bot", "Anna"), with the seat number (1-based)
+   * when two seats would read the same. The full name stays in titles and labels. */
+  shortSeatName(seatNumber) {
+    const seats = (this.state && this.state.table.seats) || [];
+    const first = (seat) => (seatLabel(seat, this.labels) || "").split(/\s+/)[0];
+    const mine = first(this.seat(seatNumber)) || this.t("seat_n", { n: seatNumber + 1 });
+    const same = seats.filter((s) => first(s) === mine).length;
+    return same > 1 ? `${mine} ${seatNumber + 1}` : mine;
+  }
+
   isMe(seatNumber) {
     const you = this.state && this.state.you;
     return Boolean(you && you.role === "player" && you.seat === seatNumber);
@@ -686,6 +755,7 @@ class TableApp {
     this.root.classList.toggle("is-spectator", spectator);
     this.root.dataset.status = table.status;
     this.refs["table-name"].textContent = table.name;
+    this.refs["table-name"].title = table.name;
     this.refs.watching.hidden = !spectator;
     this.refs["replay-link"].hidden = table.status !== "finished";
     const mySeat = !spectator ? this.seat(state.you.seat) : null;
@@ -701,6 +771,7 @@ class TableApp {
     }
     this.refs["chat-channel"].textContent = `(${this.t(`chat_${this.chatChannel()}`)})`;
     this.refs.felt.dataset.players = String(table.size);
+    this.root.dataset.players = String(table.size);
     this.refs.felt.dataset.contract = deal ? deal.contract : "";
     this.renderSeats();
     this.renderCentre();
@@ -726,23 +797,40 @@ class TableApp {
       const rel = relativeSeat(seatNumber, me, n);
       classes.push(rel === 0 ? "pos-bottom" : "pos-top");
       const bits = [];
+      const said = [];
       if (deal) {
-        bits.push(`<span class="seat-cards" title="${escapeXml(this.t("cards"))}">` +
+        const cards = `${deal.hand_sizes[seatNumber]} ${this.t("cards")}`;
+        said.push(cards);
+        bits.push(`<span class="seat-cards" title="${escapeXml(cards)}">` +
           `<span class="mini-back" aria-hidden="true"></span>${deal.hand_sizes[seatNumber]}</span>`);
         if (deal.family === "tricks") {
-          bits.push(`<span class="seat-tricks">${deal.tricks_won[seatNumber]} ${escapeXml(this.t("tricks"))}</span>`);
+          const tricks = `${deal.tricks_won[seatNumber]} ${this.t("tricks")}`;
+          said.push(tricks);
+          bits.push(`<span class="seat-tricks" title="${escapeXml(tricks)}">${deal.tricks_won[seatNumber]}` +
+            `<span class="seat-word"> ${escapeXml(this.t("tricks"))}</span></span>`);
         }
         if (deal.dealer === seatNumber) {
+          said.push(this.t("dealer"));
           bits.push(`<span class="seat-dealer" title="${escapeXml(this.t("dealer"))}">D</span>`);
         }
       }
-      if (seat && seat.bot_level) bits.push(`<span class="seat-flag">${escapeXml(this.t("bot"))}</span>`);
-      if (seat && seat.away) bits.push(`<span class="seat-flag flag-away">${escapeXml(this.t("away"))}</span>`);
-      const name = seat && (seat.name || seat.user_id || seat.bot_level) ? this.seatName(seatNumber) : this.t("empty_seat");
+      if (seat && seat.bot_level) bits.push(`<span class="seat-flag flag-bot">${escapeXml(this.t("bot"))}</span>`);
+      if (seat && seat.away) {
+        said.push(this.t("away"));
+        bits.push(`<span class="seat-flag flag-away">${escapeXml(this.t("away"))}</span>`);
+      }
+      const named = seat && (seat.name || seat.user_id || seat.bot_level);
+      const name = named ? this.seatName(seatNumber) : this.t("empty_seat");
+      const short = named ? this.shortSeatName(seatNumber) : name;
+      if (deal && deal.turn === seatNumber) said.push(this.t("on_turn"));
+      // One accessible name for the plate (its parts are shown in two sizes, one at a time).
+      const label = [name, ...said].join(", ");
       return (
-        `<div class="${classes.join(" ")}" data-seat="${seatNumber}" style="--rel:${rel}">` +
-        `<span class="seat-name">${escapeXml(name)}</span>` +
-        `<span class="seat-info">${bits.join("")}</span></div>`
+        `<div class="${classes.join(" ")}" data-seat="${seatNumber}" style="--rel:${rel}" ` +
+        `role="group" aria-label="${escapeXml(label)}" title="${escapeXml(name)}">` +
+        `<span class="seat-name" aria-hidden="true">${escapeXml(name)}</span>` +
+        `<span class="seat-short" aria-hidden="true">${escapeXml(short)}</span>` +
+        `<span class="seat-info" aria-hidden="true">${bits.join("")}</span></div>`
       );
     });
     this.refs.seats.innerHTML = html.join("");
@@ -795,7 +883,8 @@ class TableApp {
         : `<div class="pcard empty">${cardSlotSvg()}</div>`;
       slots.push(
         `<div class="trick-slot${deal.turn === seat ? " on-turn" : ""}" style="left:${x}%;top:${y}%">` +
-          `${body}<span class="trick-label">${escapeXml(this.seatName(seat))}</span></div>`,
+          `${body}<span class="trick-label" title="${escapeXml(this.seatName(seat))}">` +
+          `${escapeXml(this.shortSeatName(seat))}</span></div>`,
       );
     }
     const note = finished
@@ -881,12 +970,15 @@ class TableApp {
         return (
           `<button type="button" class="hand-card${ok ? " legal" : " dimmed"}" data-card="${code}" ` +
           `${ok || askable ? "" : "disabled"} ${askable ? 'aria-disabled="true"' : ""} ` +
-          `tabindex="${code === focusTarget && ok ? 0 : -1}" ` +
-          `aria-label="${escapeXml(name)}">${cardSvg(code, this.look)}</button>`
+          `tabindex="${code === focusTarget && ok ? 0 : -1}">` +
+          // Named by hidden text, not aria-label: the card's printed index ("O", "10") is
+          // then no visible text missing from its name (axe: label-content-name-mismatch).
+          `<span class="visually-hidden">${escapeXml(name)}</span>${cardSvg(code, this.look)}</button>`
         );
       })
       .join("");
     this.refs.hand.classList.toggle("my-turn", legal.size > 0);
+    this.refs.hand.style.setProperty("--n", String(Math.max(1, cards.length)));
     // The Hundred and the layout game have no tricks: no "last trick" to look at.
     this.root.querySelector("[data-action=last-trick]").hidden = deal.family !== "tricks";
     const pass = this.root.querySelector("[data-action=pass]");
@@ -960,7 +1052,7 @@ class TableApp {
           const full = this.seatName(s);
           const base = seatLabel(this.seat(s), this.labels) || this.t("seat_n", { n: s + 1 });
           const names = (table.seats || []).map((x) => seatLabel(x, this.labels));
-          const short = shortName(base, names, s);
+          const short = shortName(base, names, s, n >= 6 ? 4 : n === 5 ? 5 : 6);
           return `<th scope="col" class="${this.isMe(s) ? "is-me" : ""}" title="${escapeXml(full)}">${escapeXml(short)}</th>`;
         })
         .join("") +
@@ -1017,13 +1109,18 @@ class TableApp {
     log.appendChild(item);
     while (log.children.length > 200) log.removeChild(log.firstChild);
     log.scrollTop = log.scrollHeight;
+    if (this.openPanel !== "chat") this.refs["chat-unread"].hidden = false;
   }
 }
 
-/** A header-sized name: the first word, cut to six letters, with the seat number (1-based)
- * when two seats would read the same (three "Bot"s). */
-export function shortName(name, allNames, seat) {
-  const cut = (text) => text.split(" ")[0].slice(0, 6);
+/** A header-sized name: the first word, abbreviated to `letters` characters with a full
+ * stop when longer ("Maximiliane" -> "Maxim."), with the seat number (1-based) when two seats
+ * would read the same (three "Bot"s). */
+export function shortName(name, allNames, seat, letters = 6) {
+  const cut = (text) => {
+    const word = text.split(" ")[0];
+    return word.length > letters ? `${word.slice(0, letters - 1)}.` : word;
+  };
   const mine = cut(name);
   const same = allNames.filter((other) => cut(other) === mine).length;
   return same <= 1 ? mine : `${mine} ${seat + 1}`;

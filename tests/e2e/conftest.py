@@ -145,9 +145,9 @@ def asgi_live_server(
 
 
 @pytest.fixture
-def screenshot_dir(tmp_path: Path) -> Path:
-    """Where screenshots go: ROSBI_SCREENSHOT_DIR (e.g. docs/img for the README) or a tmp dir."""
-    target = os.environ.get("ROSBI_SCREENSHOT_DIR")
-    path = Path(target) if target else tmp_path
-    path.mkdir(parents=True, exist_ok=True)
-    return path
+def screenshot_dir() -> Path:
+    """Where screenshots go: ROSBI_SCREENSHOT_DIR (CI sets it to a directory kept as an
+    artefact, see .ci/run; docs/img for the README) or var/screenshots."""
+    from tests.e2e.screens import screenshot_dir as configured
+
+    return configured()

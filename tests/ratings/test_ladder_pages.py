@@ -74,8 +74,9 @@ def test_profile_page_renders_the_rating_chart_and_statistics(client):
     assert len(points.split()) == 8  # the 1500 start and one point per rated Partie
     assert page.count("<line") >= 2  # both axes
     assert "Recent Parties" in page and "7 rated Parties" in page
-    # All penalties fall in the first deal (Keinen Stich); the others score zero for everyone.
-    assert "Keinen Stich" in page
+    # All penalties fall in the first deal (No tricks); the others score zero for everyone.
+    # The contract is named in the page's language (English here), not by its German name.
+    assert "No tricks" in page and "Keinen Stich" not in page
     assert re.search(rf'href="/ladder/players/{mate.username}/">{mate.username}</a> — 7×', page)
     # The Partie the player left counts as a fourth... here third and last of three.
     assert "3. — 1×" in page
@@ -147,7 +148,7 @@ def test_closed_season_page_shows_the_archive(client):
     page = client.get(reverse("ratings:season", args=[season.pk])).content.decode()
     assert star.user.username in page and "1777" in page
     ladder = client.get(reverse("ratings:ladder")).content.decode()
-    assert season.name in ladder and "Season 2" in ladder
+    assert season.title in ladder and "Season 2" in ladder
 
 
 def test_queue_widget_renders_inside_any_page_by_one_include(rf):

@@ -75,7 +75,8 @@ def test_close_season_archives_standings_and_soft_resets():
     assert elo.is_provisional(star.as_rating())
     assert star.games == 40
     following = Season.objects.get(closed_at__isnull=True)
-    assert following.started_at == NOW and following.name == "Season 2"
+    assert following.started_at == NOW and following.number == 2 and following.name == ""
+    assert following.title == "Season 2"
 
 
 def test_close_season_applies_pending_parties_first_and_counts_season_games():

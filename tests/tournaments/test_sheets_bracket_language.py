@@ -4,6 +4,7 @@ German (with the contract names of the game pages) when German is active, Englis
 from __future__ import annotations
 
 import html
+import re
 
 import pytest
 from django.conf import settings
@@ -26,18 +27,19 @@ from tournaments.models import (
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
-SHEET_PROBLEMS = {
+SHEET_PROBLEM_ROWS = {
     "de": (
         "Spiel 1 (Keinen Stich): diese Strafpunkte können nicht aus einem Spiel stammen "
-        "(zusammen 8, verdoppelt 16 oder bei einem Durchmarsch -8). "
-        "Spiel 4 (Achtung, Herz-König!): genau ein Spieler bekommt 8, alle anderen 0."
+        "(zusammen 8, verdoppelt 16 oder bei einem Durchmarsch -8).",
+        "Spiel 4 (Achtung, Herz-König!): genau ein Spieler bekommt 8, alle anderen 0.",
     ),
     "en": (
         "Deal 1 (No tricks): these penalties cannot come from one deal "
-        "(total 8, doubled 16, or a slam: -8). "
-        "Deal 4 (Beware the King of Hearts): exactly one player scores 8, everyone else 0."
+        "(total 8, doubled 16, or a slam: -8).",
+        "Deal 4 (Beware the King of Hearts): exactly one player scores 8, everyone else 0.",
     ),
 }
+SHEET_PROBLEMS = {language: " ".join(rows) for language, rows in SHEET_PROBLEM_ROWS.items()}
 
 
 def client_in(language: str | None, user=None) -> Client:
@@ -92,8 +94,16 @@ def test_the_score_sheet_page_shows_the_check_in_the_visitors_language(physical_
         reverse("tournaments:sheet", args=[table.pk]), data
     )
 
-    assert response.status_code == 200  # the form again, with the problem above it
-    assert SHEET_PROBLEMS[language or "en"] in html.unescape(response.content.decode())
+    assert response.status_code == 200  # the form again, each problem at its deal's row
+    page = html.unescape(response.content.decode())
+    first, fourth = SHEET_PROBLEM_ROWS[language or "en"]
+    rows = re.findall(r"<tr[^>]*>(.*?)</tr>", page.split("<tbody>")[1], re.S)
+    assert first in rows[0] and fourth in rows[3]
+    assert not any(first in row or fourth in row for row in (rows[1], rows[2], rows[4], rows[5]))
+    # Each input of a refused row points at its message (read out with the field).
+    assert rows[0].count('aria-describedby="sheet-deal-1-error"') == table.size
+    assert 'id="sheet-deal-1-error"' in rows[0] and 'aria-invalid="true"' in rows[3]
+    assert "aria-invalid" not in rows[1]
     assert not PhysicalResult.objects.filter(table=table).exists()
 
 
@@ -200,5 +210,6 @@ def test_sheet_and_print_pages_name_the_contracts_in_the_visitors_language(
         for row in rows:
             assert row in page
         assert "no_king_of_hearts" not in page
-    seat_label = "Keinen Stich, Platz 0" if language == "de" else "No tricks, seat 0"
+    # Seats are numbered from 1, as in the column headings ("1: Anna").
+    seat_label = "Keinen Stich, Platz 1" if language == "de" else "No tricks, seat 1"
     assert f'aria-label="{seat_label}"' in sheet_page

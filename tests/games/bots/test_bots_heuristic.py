@@ -230,4 +230,3 @@ def test_the_beginner_does_not_play_the_king_of_hearts_into_its_own_trick() -> N
     deal.play("7H")
     for seed in range(20):
         assert make_bot("beginner", seed=seed).choose(deal.view_for(1)).code == "AH"
-
