@@ -339,3 +339,59 @@ def test_update_never_moves_last_played_backwards(table, now) -> None:
             assert after.last_played is not None and after.last_played >= now
         expected = [t for t in (before.last_played, now) if t is not None]
         assert after.last_played == (max(expected) if expected else None)
+
+
+# --- A unique winner never loses rating (issue 17, rating item 4) ---------------------------
+
+
+@st.composite
+def narrow_wins(draw: st.DrawFn) -> tuple[list[Rating], list[int]]:
+    """Tables where a unique winner often *would* lose: a favourite ahead by a few points."""
+    players, totals = draw(tables())
+    if draw(st.booleans()):
+        best = min(totals)
+        totals = [t if t == best else max(t, best + draw(st.integers(1, 4))) for t in totals]
+        winner = totals.index(best)
+        totals = [best + 1 if t == best and k != winner else t for k, t in enumerate(totals)]
+        players[winner] = Rating(draw(st.floats(1900.0, 2400.0)), draw(st.floats(60.0, 120.0)))
+    return players, totals
+
+
+@properties
+@given(narrow_wins(), st.one_of(st.none(), st.floats(NOW - 400 * DAY, NOW + 400 * DAY)))
+def test_a_unique_winner_never_loses_rating(table, now) -> None:
+    players, totals = table
+    winner = elo.unique_winner(totals)
+    if winner is not None:
+        assert elo.update(players, totals, now)[winner].mu >= players[winner].mu
+
+
+def test_a_favourite_who_wins_by_one_point_keeps_the_rating_but_would_lose_without_the_rule() -> (
+    None
+):
+    favourite = Rating(mu=2100.0, sigma=60.0, games=300, last_played=NOW)
+    field = Rating(mu=1500.0, sigma=60.0, games=300, last_played=NOW)
+    table, totals = [favourite, field, field, field], [20, 21, 21, 21]
+    loose = elo.update(table, totals, NOW, elo.Params(winner_never_loses=False))
+    assert loose[0].mu < favourite.mu  # what the margin-only score did before the rule
+    kept = elo.update(table, totals, NOW)
+    assert kept[0].mu == favourite.mu
+    assert [r.mu for r in kept[1:]] == [r.mu for r in loose[1:]]  # the others are unchanged
+
+
+def test_a_shared_first_place_is_not_protected() -> None:
+    favourite = Rating(mu=2100.0, sigma=60.0, games=300, last_played=NOW)
+    field = Rating(mu=1500.0, sigma=60.0, games=300, last_played=NOW)
+    assert elo.unique_winner([20, 20, 30]) is None
+    new = elo.update([favourite, field, field, field], [20, 20, 21, 21], NOW)
+    assert new[0].mu < favourite.mu
+
+
+@properties
+@given(tables(), st.data())
+def test_the_winner_rule_keeps_a_better_result_never_lowering_the_rating(table, data) -> None:
+    players, totals = table
+    i = data.draw(st.integers(0, len(players) - 1))
+    better = list(totals)
+    better[i] -= data.draw(st.integers(1, 30))
+    assert elo.update(players, better, NOW)[i].mu >= elo.update(players, totals, NOW)[i].mu
