@@ -386,3 +386,46 @@ def table_odds(
             )
         )
     return odds
+
+
+def explain_change(
+    players: Sequence[Rating],
+    totals: Sequence[float],
+    index: int,
+    now: float | None = None,
+    params: Params = DEFAULT_PARAMS,
+) -> list[float]:
+    """How much each other player contributed to player ``index``'s change (0 for itself).
+
+    The update is a sum over the other players; each term is that head-to-head result (beaten
+    or lost to, by how many points) against what the ratings expected. The terms are scaled
+    by the same factor as the sum when the cap or the winner rule cut it, so they add up to
+    ``update(...)[index].mu - players[index].mu`` (exactly zero when a winner's loss was
+    floored at 0).
+    """
+    n = len(players)
+    if not 3 <= n <= 6:
+        raise ValueError(f"a Partie has 3 to 6 players, got {n}")
+    _check_ratings(players)
+    _check_totals(totals)
+    current = [inflate_for_inactivity(p, now, params) for p in players]
+    me = current[index]
+    pair_weight = params.pair_weight / (n - 1) ** params.pair_exponent
+    slope = (1.0 - params.margin_weight) + params.margin_weight * params.margin_slope
+    information = 0.0
+    terms = [0.0] * n
+    for j, other in enumerate(current):
+        if j == index:
+            continue
+        g = _g(other.sigma)
+        expected = _expected(me.mu, other.mu, other.sigma)
+        information += g * g * expected * (1.0 - expected)
+        score = pair_score(totals[index], totals[j], params)
+        terms[j] = g * (score - 0.5 - slope * (expected - 0.5))
+    precision = 1.0 / me.sigma**2 + _Q * _Q * pair_weight * information
+    terms = [_Q / precision * pair_weight * term for term in terms]
+    raw = sum(terms)
+    actual = update(players, totals, now, params)[index].mu - players[index].mu
+    if raw == 0.0:
+        return terms
+    return [term * actual / raw for term in terms]

@@ -395,3 +395,50 @@ def test_the_winner_rule_keeps_a_better_result_never_lowering_the_rating(table, 
     better = list(totals)
     better[i] -= data.draw(st.integers(1, 30))
     assert elo.update(players, better, NOW)[i].mu >= elo.update(players, totals, NOW)[i].mu
+
+
+# --- Odds before a table and a change explained (issue 17, rating item 5) -------------------
+
+
+@properties
+@given(tables(), st.one_of(st.none(), st.floats(NOW - 400 * DAY, NOW + 400 * DAY)))
+def test_table_odds_are_the_updates_own_figures(table, now) -> None:
+    players, _totals = table
+    n = len(players)
+    odds = elo.table_odds(players, now)
+    # Expected places are 1 + the expected number of players ahead: they add up to 1 + ... + n.
+    assert sum(o.expected_place for o in odds) == pytest.approx(n * (n + 1) / 2)
+    margin = elo.TYPICAL_MARGIN[n]
+    for i, (player, o) in enumerate(zip(players, odds, strict=True)):
+        assert 1.0 < o.expected_place < n
+        assert o.change_if_first >= 0.0  # a unique winner never loses
+        assert o.change_if_first >= o.change_if_last
+        first = elo.update(players, [0 if k == i else margin for k in range(n)], now)[i]
+        assert o.change_if_first == first.mu - player.mu
+
+
+def test_the_favourite_expects_a_better_place_and_risks_more() -> None:
+    settled = [Rating(mu, 60.0) for mu in (1800.0, 1500.0, 1500.0, 1200.0)]
+    odds = elo.table_odds(settled)
+    assert odds[0].expected_place < odds[1].expected_place < odds[3].expected_place
+    assert odds[0].change_if_last < odds[1].change_if_last
+    assert odds[3].change_if_first > odds[1].change_if_first
+
+
+@properties
+@given(tables(), st.integers(0, 5), st.one_of(st.none(), st.floats(NOW - 400 * DAY, NOW)))
+def test_a_change_explained_adds_up_to_the_change(table, index, now) -> None:
+    players, totals = table
+    index %= len(players)
+    terms = elo.explain_change(players, totals, index, now)
+    assert terms[index] == 0.0
+    change = elo.update(players, totals, now)[index].mu - players[index].mu
+    assert sum(terms) == pytest.approx(change, abs=1e-9)
+    for j, term in enumerate(terms):
+        # Beating someone never counts against you, unless it was far less than expected;
+        # losing to someone never counts for you unless you were the big underdog: the sign
+        # follows the head-to-head against its expectation, so check the plain cases.
+        if j != index and totals[index] < totals[j] and players[index].mu <= players[j].mu:
+            assert term >= 0.0
+        if j != index and totals[index] > totals[j] and players[index].mu >= players[j].mu:
+            assert term <= 0.0
