@@ -732,7 +732,7 @@ def change_explained(change: RatingChange) -> ChangeExplained | None:
         if row is not None:
             name = _name_of(row.user)
         else:
-            name = gettext("Bot (%(level)s)") % {"level": p.get("bot_level") or "?"}
+            name = gettext("Bot ({level})").format(level=p.get("bot_level") or "?")
         lines.append(
             ReasonLine(
                 name=name,
