@@ -73,6 +73,7 @@ def build_site():
         "score-sheet-form": reverse("tournaments:sheet", args=[table.pk]),
         "ladder": reverse("ratings:ladder"),
         "player": reverse("ratings:player", args=[players[0].username]),
+        "rating-help": reverse("ratings:help"),
     }
     return organiser, pages
 

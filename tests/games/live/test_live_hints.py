@@ -120,3 +120,14 @@ def test_the_hint_depends_only_on_the_askers_view():
     with pytest.raises(ServiceError) as refused:
         hints.suggest_move(table.pk, users[a])
     assert refused.value.code == "not_your_turn"
+
+
+def test_the_hint_button_is_on_casual_tables_only(client):
+    casual, users = humans_table(4)
+    rated, rated_users = humans_table(4, rated=True)
+    client.force_login(users[0])
+    page = client.get(f"/tables/{casual.pk}/").content.decode()
+    assert 'data-action="hint"' in page and "js/table_hint.js" in page
+    client.force_login(rated_users[0])
+    page = client.get(f"/tables/{rated.pk}/").content.decode()
+    assert 'data-action="hint"' not in page and "js/table_hint.js" not in page
