@@ -25,7 +25,7 @@ from django.db import DatabaseError, InterfaceError, OperationalError
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from games import chat, clocks, moves, presence, reports, selectors
+from games import chat, clocks, hints, moves, presence, reports, selectors
 from games.events import LOBBY_GROUP, MoveResult, ServiceError
 from games.live import messages
 from games.live.positions import positions
@@ -61,6 +61,12 @@ _submit_move = move_threads.call(_submit_move_now)
 # handshakes would otherwise wait for each other's database round trips one by one.
 HANDSHAKE_THREADS = 3
 handshake_threads = ThreadGroup("games-handshake", HANDSHAKE_THREADS)
+
+# Hints think for about 0.2 s of CPU each: on threads of their own, so they never hold up the
+# worker's shared sync thread (or the move threads), and at most this many at once.
+HINT_THREADS = 2
+hint_threads = ThreadGroup("games-hint", HINT_THREADS)
+_suggest_move = hint_threads.call(hints.suggest_move)
 
 
 class _FrameCache:
@@ -166,6 +172,7 @@ class TableConsumer(_NoConnectionChurn, AsyncJsonWebsocketConsumer):
         burst, per_second = getattr(settings, "GAMES_WS_FRAME_LIMIT", (30, 10))
         self.frames = _Bucket(capacity=burst, rate=per_second)
         self.chats = _Bucket(capacity=5, rate=0.5)
+        self.hints = _Bucket(capacity=3, rate=0.2)
         self.language = _language_of(self.scope)
         self.card_look = "german"
         # Accept first so that browsers can read the close code (a refused handshake has none).
@@ -339,6 +346,8 @@ class TableConsumer(_NoConnectionChurn, AsyncJsonWebsocketConsumer):
                 await self.send_snapshot()
         elif kind == "chat":
             await self.handle_chat(content, client_id)
+        elif kind == "hint":
+            await self.handle_hint(client_id)
         elif kind == "back":
             await database_sync_to_async(clocks.return_to_seat)(self.table_id, self.user)
         elif kind in ("mute", "unmute", "report"):
@@ -374,6 +383,20 @@ class TableConsumer(_NoConnectionChurn, AsyncJsonWebsocketConsumer):
         await self.send_error(client_id, result.code or "bad_request", result.message)
         if result.code == "stale":
             await self.send_snapshot()
+
+    async def handle_hint(self, client_id: Any) -> None:
+        """``hint``: the strong bot's move for this player's turn, to this socket only."""
+        if not self.hints.take():
+            await self.send_error(client_id, "rate_limited", _("One hint at a time, please."))
+            return
+        try:
+            hint = await _suggest_move(self.table_id, self.user)
+        except ServiceError as error:
+            await self.send_error(client_id, error.code, error.message)
+            return
+        await self.send_json(
+            {"type": "hint", "id": client_id, "move": hint.move, "reason": hint.reason}
+        )
 
     async def handle_chat(self, content: dict[str, Any], client_id: Any) -> None:
         if not self.chats.take():

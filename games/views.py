@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from games import aborts, invitations, rematches, resignations, selectors
+from games import aborts, hints, invitations, rematches, resignations, selectors
 from games import lobby as lobby_actions
 from games.events import ServiceError
 from games.forms import CreateTableForm
@@ -219,6 +219,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
             "invite_url": invite_url if your_seat is not None or table.public else None,
             "invited": invited,
             "friends": friends_selectors.followed_users(request.user),
+            "hints": hints.hints_allowed(table),
         },
     )
 

@@ -44,6 +44,9 @@ PAIR_EXPONENT = 0.5
 MARGIN_WEIGHT = 1.0
 MARGIN_SCALE = 12.0
 MARGIN_SLOPE = 0.8
+# A player with the lowest total alone (a unique winner) never loses rating: the margin-only
+# score can otherwise take points from a favourite who wins by little (docs/ratings.md).
+WINNER_NEVER_LOSES = True
 
 _Q = math.log(10.0) / 400.0
 
@@ -71,6 +74,7 @@ class Params:
     margin_weight: float = MARGIN_WEIGHT
     margin_scale: float = MARGIN_SCALE
     margin_slope: float = MARGIN_SLOPE
+    winner_never_loses: bool = WINNER_NEVER_LOSES
 
 
 DEFAULT_PARAMS = Params()
@@ -254,6 +258,7 @@ def update_values(
             half[j][i] = (1.0 - score) - 0.5
     pair_weight = params.pair_weight / (n - 1) ** params.pair_exponent
     slope = (1.0 - params.margin_weight) + params.margin_weight * params.margin_slope
+    winner = unique_winner(totals) if params.winner_never_loses else None
     info_weight = _Q * _Q * pair_weight
     max_change = params.max_change
     min_sigma = params.min_sigma
@@ -280,6 +285,8 @@ def update_values(
             change = max_change
         elif change < -max_change:
             change = -max_change
+        if i == winner and change < 0.0:
+            change = 0.0
         new_sigma = sqrt(1.0 / precision)
         # last_played never moves backwards: max(now, last), None meaning "not known".
         last = player[3]
@@ -293,6 +300,13 @@ def update_values(
             )
         )
     return result
+
+
+def unique_winner(totals: Sequence[float]) -> int | None:
+    """Index of the one player with the lowest total, or None when the lowest is shared."""
+    best = min(totals)
+    first = totals.index(best)
+    return None if best in totals[first + 1 :] else first
 
 
 def _check_totals(totals: Sequence[Any]) -> None:
@@ -323,3 +337,95 @@ _DEFAULT_SCORES: dict[float, float] = {}
 
 def _score_table(params: Params) -> dict[float, float] | None:
     return _DEFAULT_SCORES if params is DEFAULT_PARAMS else None
+
+
+# Typical head-to-head margin (median difference of two Partie totals, docs/ratings.md) at a
+# table of 3 / 4 / 5 / 6 players: the margin a "finish first" or "finish last" is shown with.
+TYPICAL_MARGIN = {3: 11.0, 4: 10.0, 5: 9.0, 6: 8.0}
+
+
+@dataclass(frozen=True)
+class SeatOdds:
+    """What a seated player may expect before the first card.
+
+    ``expected_place`` is 1 + the expected number of players finishing ahead (a draw counting
+    half). ``change_if_first`` / ``change_if_last`` are the ``mu`` changes if the player
+    finishes ahead of / behind every other player by the table's typical margin.
+    """
+
+    expected_place: float
+    change_if_first: float
+    change_if_last: float
+
+
+def table_odds(
+    players: Sequence[Rating], now: float | None = None, params: Params = DEFAULT_PARAMS
+) -> list[SeatOdds]:
+    """Expected place and the rating change for first and last place, one per seat.
+
+    The same arithmetic as ``predict`` and ``update`` at ``now``, so what a player is shown
+    before the Partie is what the rating will do: a player's update depends only on the point
+    differences to the others, so "first by the typical margin against everyone" is one
+    well-defined result (and with ``winner_never_loses`` it is never negative).
+    """
+    n = len(players)
+    if not 3 <= n <= 6:
+        raise ValueError(f"a Partie has 3 to 6 players, got {n}")
+    matrix = predict(players, now, params)
+    margin = TYPICAL_MARGIN[n]
+    odds = []
+    for i, player in enumerate(players):
+        ahead = sum(1.0 - matrix[i][j] for j in range(n) if j != i)
+        first = update(players, [0.0 if k == i else margin for k in range(n)], now, params)
+        last = update(players, [margin if k == i else 0.0 for k in range(n)], now, params)
+        odds.append(
+            SeatOdds(
+                expected_place=1.0 + ahead,
+                change_if_first=first[i].mu - player.mu,
+                change_if_last=last[i].mu - player.mu,
+            )
+        )
+    return odds
+
+
+def explain_change(
+    players: Sequence[Rating],
+    totals: Sequence[float],
+    index: int,
+    now: float | None = None,
+    params: Params = DEFAULT_PARAMS,
+) -> list[float]:
+    """How much each other player contributed to player ``index``'s change (0 for itself).
+
+    The update is a sum over the other players; each term is that head-to-head result (beaten
+    or lost to, by how many points) against what the ratings expected. The terms are scaled
+    by the same factor as the sum when the cap or the winner rule cut it, so they add up to
+    ``update(...)[index].mu - players[index].mu`` (exactly zero when a winner's loss was
+    floored at 0).
+    """
+    n = len(players)
+    if not 3 <= n <= 6:
+        raise ValueError(f"a Partie has 3 to 6 players, got {n}")
+    _check_ratings(players)
+    _check_totals(totals)
+    current = [inflate_for_inactivity(p, now, params) for p in players]
+    me = current[index]
+    pair_weight = params.pair_weight / (n - 1) ** params.pair_exponent
+    slope = (1.0 - params.margin_weight) + params.margin_weight * params.margin_slope
+    information = 0.0
+    terms = [0.0] * n
+    for j, other in enumerate(current):
+        if j == index:
+            continue
+        g = _g(other.sigma)
+        expected = _expected(me.mu, other.mu, other.sigma)
+        information += g * g * expected * (1.0 - expected)
+        score = pair_score(totals[index], totals[j], params)
+        terms[j] = g * (score - 0.5 - slope * (expected - 0.5))
+    precision = 1.0 / me.sigma**2 + _Q * _Q * pair_weight * information
+    terms = [_Q / precision * pair_weight * term for term in terms]
+    raw = sum(terms)
+    actual = update(players, totals, now, params)[index].mu - players[index].mu
+    if raw == 0.0:
+        return terms
+    return [term * actual / raw for term in terms]

@@ -10,7 +10,8 @@ it predicts every pair at the table; afterwards it is updated. Printed per luck 
 next-table pairwise accuracy, log-loss raw and after a single temperature fitted on the
 first 30% of the stream (both measured on the last 70%), Spearman correlation with the
 hidden skill for newcomers after 1/3/5/10/20 Parties, monotonicity violations found by
-perturbing results, and CPU milliseconds per table (process time, so other programs on
+perturbing results, how often a unique winner (lowest total alone) lost rating,
+and CPU milliseconds per table (process time, so other programs on
 the machine do not inflate it); then paired 95% confidence intervals of
 ours-minus-each over the seeds.
 """
@@ -55,9 +56,14 @@ def _ours_without_margin() -> System:
     return Ours(elo.Params(margin_weight=0.0), name="ours-no-margin")
 
 
+def _ours_winner_may_lose() -> System:
+    return Ours(elo.Params(winner_never_loses=False), name="ours-winner-may-lose")
+
+
 SYSTEMS: dict[str, Callable[[], System]] = {
     "ours": Ours,
     "ours-no-margin": _ours_without_margin,
+    "ours-winner-may-lose": _ours_winner_may_lose,
     "trueskill": TrueSkill,
     "openskill-PL": openskill_pl,
     "openskill-BTFull": openskill_btfull,
@@ -124,6 +130,7 @@ def run_system(system: System, stream: Stream, probe_every: int) -> dict:
     played: dict[int, int] = {}
     at_checkpoint: dict[int, list[tuple[float, float]]] = {k: [] for k in CHECKPOINTS}
     violations = probes = 0
+    winner_tables = winner_drops = 0
     elapsed = 0.0
     for index, table in enumerate(stream.tables):
         if index == calibration_tables:
@@ -143,6 +150,11 @@ def run_system(system: System, stream: Stream, probe_every: int) -> dict:
             found, made = _violations(system, players, totals, table.time)
             violations += found
             probes += made
+        winner = elo.unique_winner(totals)
+        if winner is not None:
+            winner_tables += 1
+            old = system.strength(system.rating(players[winner]))
+            winner_drops += system.strength(new[winner]) < old - 1e-9
         system.commit(players, new)
         for position, player in enumerate(players):
             played[player] = played.get(player, 0) + 1
@@ -161,6 +173,8 @@ def run_system(system: System, stream: Stream, probe_every: int) -> dict:
         "temperature": temperature,
         "violations": violations,
         "probes": probes,
+        "winner_tables": winner_tables,
+        "winner_drops": winner_drops,
         "ms_per_table": 1000.0 * elapsed / len(stream.tables),
     }
     for k, pairs in at_checkpoint.items():
@@ -217,7 +231,10 @@ def report(title: str, per_seed: list[dict[str, dict]], names: list[str]) -> str
     """Render the summary and the paired ours-minus-each intervals as Markdown tables."""
     lines = [f"### {title} ({len(per_seed)} seeds)", ""]
     header = "| system | acc | log-loss | log-loss cal | T |"
-    header += "".join(f" rho@{k} |" for k in CHECKPOINTS) + " mono viol/probes | CPU ms/table |"
+    header += (
+        "".join(f" rho@{k} |" for k in CHECKPOINTS)
+        + " mono viol/probes | winner lost | CPU ms/table |"
+    )
     lines += [header, "|" + "---|" * (header.count("|") - 1)]
     for name in names:
         rows = [seed[name] for seed in per_seed]
@@ -234,6 +251,9 @@ def report(title: str, per_seed: list[dict[str, dict]], names: list[str]) -> str
         ]
         cells += [f"{mean(f'rho@{k}'):.3f}" for k in CHECKPOINTS]
         cells.append(f"{sum(r['violations'] for r in rows)}/{sum(r['probes'] for r in rows)}")
+        drops = sum(r["winner_drops"] for r in rows)
+        winners = sum(r["winner_tables"] for r in rows)
+        cells.append(f"{drops}/{winners} ({100.0 * drops / max(winners, 1):.2f} %)")
         cells.append(f"{mean('ms_per_table'):.3f}")
         lines.append("| " + " | ".join(cells) + " |")
     if CEILING in per_seed[0]:

@@ -23,6 +23,15 @@ def ladder_queue_status(context: dict[str, Any]) -> selectors.QueueStatus:
     return selectors.queue_status(user)
 
 
+@register.simple_tag(takes_context=True)
+def table_odds(context: dict[str, Any], table: Any) -> list[selectors.OddsRow] | None:
+    """The pre-start odds of a rated table for the viewing seated player (else None), so the
+    games app's table page shows them without importing ratings."""
+    request = context.get("request")
+    user = getattr(request, "user", None) or context.get("user")
+    return selectors.table_odds(table, user)
+
+
 @register.filter
 def rating_of_user(user: Any) -> str:
     """A user's ladder rating as displayed everywhere: "1623", or "1500?" while provisional."""

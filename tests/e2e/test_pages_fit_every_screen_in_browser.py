@@ -65,14 +65,22 @@ def build_site():
             size=size,
             turn_seconds=60,
         )
+    # A rated table before its start, the organiser seated: the odds are shown (issue 17).
+    rated = lobby.create_table(
+        owner=organiser, name="Gewertete Donnerstagsrunde", size=4, turn_seconds=60, rated=True
+    )
+    for user in players[:2]:
+        lobby.join_table(rated.pk, user)
     pages = {
         "home": reverse("home"),
+        "rated-table-before-start": reverse("games:table", args=[rated.pk]),
         "lobby": reverse("games:lobby"),
         "tournament": reverse("tournaments:detail", args=[tournament.slug]),
         "round-print": reverse("tournaments:print", args=[tournament.slug, 1]),
         "score-sheet-form": reverse("tournaments:sheet", args=[table.pk]),
         "ladder": reverse("ratings:ladder"),
         "player": reverse("ratings:player", args=[players[0].username]),
+        "rating-help": reverse("ratings:help"),
     }
     return organiser, pages
 
@@ -80,6 +88,7 @@ def build_site():
 def test_no_page_scrolls_sideways_and_axe_finds_nothing_serious(asgi_live_server, chromium):
     organiser, pages = build_site()
     problems: list[str] = []
+    odds_seen = False
     for size, viewport in VIEWPORTS.items():
         language = "de" if size == "360x740" else "en"
         axe = size in AXE_SIZES
@@ -94,6 +103,9 @@ def test_no_page_scrolls_sideways_and_axe_finds_nothing_serious(asgi_live_server
             if response.status != 200:
                 problems.append(f"{name} at {size}: HTTP {response.status}")
                 continue
+            if name == "rated-table-before-start":
+                page.wait_for_selector("[data-ref=table-odds]", state="visible", timeout=10_000)
+                odds_seen = True
             wide = sideways_scroll(page)
             if wide:
                 problems.append(f"{name} at {size} ({language}) scrolls sideways: {wide}")
@@ -104,6 +116,7 @@ def test_no_page_scrolls_sideways_and_axe_finds_nothing_serious(asgi_live_server
         if size == "390x844":
             problems += check_explanations(page, asgi_live_server.url, pages)
         context.close()
+    assert odds_seen
     assert not problems, "\n".join(problems)
 
 

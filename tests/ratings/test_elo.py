@@ -339,3 +339,106 @@ def test_update_never_moves_last_played_backwards(table, now) -> None:
             assert after.last_played is not None and after.last_played >= now
         expected = [t for t in (before.last_played, now) if t is not None]
         assert after.last_played == (max(expected) if expected else None)
+
+
+# --- A unique winner never loses rating (issue 17, rating item 4) ---------------------------
+
+
+@st.composite
+def narrow_wins(draw: st.DrawFn) -> tuple[list[Rating], list[int]]:
+    """Tables where a unique winner often *would* lose: a favourite ahead by a few points."""
+    players, totals = draw(tables())
+    if draw(st.booleans()):
+        best = min(totals)
+        totals = [t if t == best else max(t, best + draw(st.integers(1, 4))) for t in totals]
+        winner = totals.index(best)
+        totals = [best + 1 if t == best and k != winner else t for k, t in enumerate(totals)]
+        players[winner] = Rating(draw(st.floats(1900.0, 2400.0)), draw(st.floats(60.0, 120.0)))
+    return players, totals
+
+
+@properties
+@given(narrow_wins(), st.one_of(st.none(), st.floats(NOW - 400 * DAY, NOW + 400 * DAY)))
+def test_a_unique_winner_never_loses_rating(table, now) -> None:
+    players, totals = table
+    winner = elo.unique_winner(totals)
+    if winner is not None:
+        assert elo.update(players, totals, now)[winner].mu >= players[winner].mu
+
+
+def test_a_favourite_who_wins_by_one_point_keeps_the_rating_but_would_lose_without_the_rule() -> (
+    None
+):
+    favourite = Rating(mu=2100.0, sigma=60.0, games=300, last_played=NOW)
+    field = Rating(mu=1500.0, sigma=60.0, games=300, last_played=NOW)
+    table, totals = [favourite, field, field, field], [20, 21, 21, 21]
+    loose = elo.update(table, totals, NOW, elo.Params(winner_never_loses=False))
+    assert loose[0].mu < favourite.mu  # what the margin-only score did before the rule
+    kept = elo.update(table, totals, NOW)
+    assert kept[0].mu == favourite.mu
+    assert [r.mu for r in kept[1:]] == [r.mu for r in loose[1:]]  # the others are unchanged
+
+
+def test_a_shared_first_place_is_not_protected() -> None:
+    favourite = Rating(mu=2100.0, sigma=60.0, games=300, last_played=NOW)
+    field = Rating(mu=1500.0, sigma=60.0, games=300, last_played=NOW)
+    assert elo.unique_winner([20, 20, 30]) is None
+    new = elo.update([favourite, field, field, field], [20, 20, 21, 21], NOW)
+    assert new[0].mu < favourite.mu
+
+
+@properties
+@given(tables(), st.data())
+def test_the_winner_rule_keeps_a_better_result_never_lowering_the_rating(table, data) -> None:
+    players, totals = table
+    i = data.draw(st.integers(0, len(players) - 1))
+    better = list(totals)
+    better[i] -= data.draw(st.integers(1, 30))
+    assert elo.update(players, better, NOW)[i].mu >= elo.update(players, totals, NOW)[i].mu
+
+
+# --- Odds before a table and a change explained (issue 17, rating item 5) -------------------
+
+
+@properties
+@given(tables(), st.one_of(st.none(), st.floats(NOW - 400 * DAY, NOW + 400 * DAY)))
+def test_table_odds_are_the_updates_own_figures(table, now) -> None:
+    players, _totals = table
+    n = len(players)
+    odds = elo.table_odds(players, now)
+    # Expected places are 1 + the expected number of players ahead: they add up to 1 + ... + n.
+    assert sum(o.expected_place for o in odds) == pytest.approx(n * (n + 1) / 2)
+    margin = elo.TYPICAL_MARGIN[n]
+    for i, (player, o) in enumerate(zip(players, odds, strict=True)):
+        assert 1.0 < o.expected_place < n
+        assert o.change_if_first >= 0.0  # a unique winner never loses
+        assert o.change_if_first >= o.change_if_last
+        first = elo.update(players, [0 if k == i else margin for k in range(n)], now)[i]
+        assert o.change_if_first == first.mu - player.mu
+
+
+def test_the_favourite_expects_a_better_place_and_risks_more() -> None:
+    settled = [Rating(mu, 60.0) for mu in (1800.0, 1500.0, 1500.0, 1200.0)]
+    odds = elo.table_odds(settled)
+    assert odds[0].expected_place < odds[1].expected_place < odds[3].expected_place
+    assert odds[0].change_if_last < odds[1].change_if_last
+    assert odds[3].change_if_first > odds[1].change_if_first
+
+
+@properties
+@given(tables(), st.integers(0, 5), st.one_of(st.none(), st.floats(NOW - 400 * DAY, NOW)))
+def test_a_change_explained_adds_up_to_the_change(table, index, now) -> None:
+    players, totals = table
+    index %= len(players)
+    terms = elo.explain_change(players, totals, index, now)
+    assert terms[index] == 0.0
+    change = elo.update(players, totals, now)[index].mu - players[index].mu
+    assert sum(terms) == pytest.approx(change, abs=1e-9)
+    for j, term in enumerate(terms):
+        # Beating someone never counts against you, unless it was far less than expected;
+        # losing to someone never counts for you unless you were the big underdog: the sign
+        # follows the head-to-head against its expectation, so check the plain cases.
+        if j != index and totals[index] < totals[j] and players[index].mu <= players[j].mu:
+            assert term >= 0.0
+        if j != index and totals[index] > totals[j] and players[index].mu >= players[j].mu:
+            assert term <= 0.0

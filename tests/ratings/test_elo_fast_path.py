@@ -50,6 +50,9 @@ def reference_update(
         precision = 1.0 / me.sigma**2 + elo._Q * elo._Q * pair_weight * information
         change = elo._Q / precision * pair_weight * pull
         change = max(-params.max_change, min(params.max_change, change))
+        alone_first = all(totals[i] < totals[j] for j in range(n) if j != i)
+        if params.winner_never_loses and alone_first:
+            change = max(0.0, change)
         sigma = max(params.min_sigma, math.sqrt(1.0 / precision))
         known = [t for t in (me.last_played, now) if t is not None]
         played = max(known) if known else None  # never moved backwards
