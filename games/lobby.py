@@ -24,6 +24,7 @@ from games.events import (
 )
 from games.live.positions import Position, positions
 from games.models import BOT_LEVEL_CHOICES, Partie, Seat, Table
+from rosbi_platform.accounts.selectors import is_bot_account
 
 BOT_LEVELS = frozenset(level for level, _label in BOT_LEVEL_CHOICES)
 # What may change on a table that has not started (``change_open_table``); all else is fixed
@@ -54,14 +55,20 @@ def create_table(
     rating_pool: str = "",
     ranked_queue: bool = False,
     seat_owner: bool = True,
+    allow_bots: bool = False,
 ) -> Table:
-    """A new open table with empty seats; the owner takes seat 0 unless told otherwise."""
+    """A new open table with empty seats; the owner takes seat 0 unless told otherwise.
+
+    A bot account's own table always allows bot accounts (it sits there itself)."""
     if size not in (3, 4, 5, 6):
         raise ServiceError("bad_request", _("A table has 3 to 6 seats."))
     _check_settings(bot_level=bot_level)
     if layout not in ("extend_first", "free"):
         raise ServiceError("bad_request", _("Unknown layout rule %(rule)r.") % {"rule": layout})
     _check_settings(turn_seconds=turn_seconds)
+    if is_bot_account(owner) and (rated or ranked_queue):
+        raise ServiceError("bots_refused", _("Bot accounts cannot open rated tables."))
+    allow_bots = allow_bots or (seat_owner and is_bot_account(owner))
     with transaction.atomic():
         table = Table.objects.create(
             name=name or _("%(owner)s's table") % {"owner": owner.get_username()},
@@ -77,6 +84,7 @@ def create_table(
             tournament_round_id=tournament_round_id,
             rating_pool=rating_pool,
             ranked_queue=ranked_queue,
+            allow_bots=allow_bots,
         )
         Seat.objects.bulk_create(
             [
@@ -121,6 +129,8 @@ def join_table(table_id: int, user: Any, seat: int | None = None, invite: str | 
             raise ServiceError("not_open", _("This table has already started."))
         if not table.public and invite != table.invite_code:
             raise ServiceError("forbidden", _("This table is private: you need the invite link."))
+        if not table.allow_bots and is_bot_account(user):
+            raise ServiceError("bots_refused", _("This table does not take bot accounts."))
         seats = selectors.seats_of(table)
         if any(s.user_id == user.pk for s in seats):
             raise ServiceError("already_seated", _("You already have a seat at this table."))
