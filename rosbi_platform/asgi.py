@@ -11,15 +11,17 @@ django_asgi_application = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from rosbi_platform.routing import websocket_urlpatterns  # noqa: E402
+from rosbi_platform.ws_auth import KeepTokenUser, TokenOrOriginMiddleware  # noqa: E402
 
+# Browsers: an allowed Origin and the session. Programs: no Origin, a ``play`` token in the
+# Authorization header (rosbi_platform/ws_auth.py); a foreign Origin is refused either way.
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_application,
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+        "websocket": TokenOrOriginMiddleware(
+            AuthMiddlewareStack(KeepTokenUser(URLRouter(websocket_urlpatterns)))
         ),
     }
 )
