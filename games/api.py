@@ -55,6 +55,53 @@ ERRORS = {
     404: OpenApiResponse(ErrorSerializer, description="No such table."),
     409: OpenApiResponse(ErrorSerializer, description="The table's state does not allow it."),
 }
+PARTIE_EXAMPLE = {
+    "id": 31,
+    "table_id": 40,
+    "table_name": "Evening table",
+    "players": 3,
+    "rated": False,
+    "rules": {"doubling": True, "layout": "extend_first"},
+    "started_at": "2026-11-30T17:40:00Z",
+    "finished_at": "2026-11-30T18:02:11Z",
+    "results": [
+        {
+            "seat": 0,
+            "name": "Anna",
+            "user_id": 7,
+            "bot_level": None,
+            "total": 15,
+            "place": 2,
+            "left": False,
+        },
+        {
+            "seat": 1,
+            "name": "Bot (random)",
+            "user_id": None,
+            "bot_level": "random",
+            "total": 10,
+            "place": 1,
+            "left": False,
+        },
+        {
+            "seat": 2,
+            "name": "Ben",
+            "user_id": 8,
+            "bot_level": None,
+            "total": 19,
+            "place": 3,
+            "left": True,
+        },
+    ],
+}
+DEAL_EXAMPLE = {
+    "players": 3,
+    "contract": "no_tricks",
+    "dealer": 1,
+    "hands": [["7C", "..."], ["..."], ["..."]],
+    "moves": ["9C", "..."],
+    "rules": {"doubling": True, "layout": "extend_first"},
+}
 TABLE_EXAMPLE = {
     "id": 12,
     "name": "Evening table",
@@ -100,6 +147,7 @@ def _table(table_id: int) -> Table:
     ),
     retrieve=extend_schema(
         summary="One table",
+        examples=[OpenApiExample("A public table", value=TABLE_EXAMPLE, response_only=True)],
         parameters=[OpenApiParameter("invite", str, description="A private table's code.")],
         responses={200: TableSerializer, 404: ERRORS[404]},
     ),
@@ -169,6 +217,9 @@ class TableViewSet(viewsets.GenericViewSet):
 
     @extend_schema(
         summary="Leave a table",
+        examples=[
+            OpenApiExample("The seat is free again", value=TABLE_EXAMPLE, response_only=True)
+        ],
         description="An open table frees the seat; a started one hands it to a bot for good.",
         request=None,
         responses={200: TableSerializer, **ERRORS},
@@ -206,11 +257,30 @@ PLAYER_FILTER = OpenApiParameter("player", int, description="Only Parties this u
 @extend_schema_view(
     list=extend_schema(
         summary="Finished Parties",
+        examples=[OpenApiExample("A finished Partie", value=PARTIE_EXAMPLE, response_only=True)],
         description="Public tables' Parties and the private ones you played, newest first.",
         parameters=[PLAYER_FILTER],
     ),
     retrieve=extend_schema(
         summary="One finished Partie with its record",
+        examples=[
+            OpenApiExample(
+                "With its record",
+                value={
+                    **PARTIE_EXAMPLE,
+                    "record": {"players": 3, "first_dealer": 1, "deals": ["..."]},
+                    "penalties": [
+                        [2, 0, 4],
+                        [0, 8, 0],
+                        [4, 0, 0],
+                        [0, 0, 8],
+                        [9, 10, 1],
+                        [0, -8, 0],
+                    ],
+                },
+                response_only=True,
+            )
+        ],
         responses={200: PartieDetailSerializer, 404: ERRORS[404]},
     ),
 )
@@ -239,6 +309,9 @@ class PartieViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
 
     @extend_schema(
         summary="The Partie's deals as deal records",
+        examples=[
+            OpenApiExample("Six deal records", value={"deals": [DEAL_EXAMPLE]}, response_only=True)
+        ],
         description="Each line a RULES.md deal record with the table's house rules.",
         responses={200: DealRecordsSerializer, 404: ERRORS[404]},
     )
@@ -248,6 +321,15 @@ class PartieViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
 
     @extend_schema(
         summary="The Partie's deals as JSON Lines",
+        examples=[
+            OpenApiExample(
+                "One line per deal",
+                value='{"players": 3, "contract": "no_tricks", "dealer": 1, "hands": [...], '
+                '"moves": [...], "rules": {"doubling": true, "layout": "extend_first"}}\n',
+                response_only=True,
+                media_type="application/x-ndjson",
+            )
+        ],
         description="One deal record a line: `python -m games.engine score -` scores it.",
         responses={
             (200, "application/x-ndjson"): OpenApiTypes.STR,

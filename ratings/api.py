@@ -23,6 +23,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import selectors as games_selectors
+from games.api import PARTIE_EXAMPLE
 from games.serializers import PartieSerializer
 from ratings import elo, ranked_queue, selectors
 from ratings.models import LADDER_POOL, PlayerRating, RatingChange, Season, SeasonStanding
@@ -103,6 +104,27 @@ class LeaderboardViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
 
     @extend_schema(
         summary="Your place on the leaderboard",
+        examples=[
+            OpenApiExample(
+                "Ranked 2nd",
+                value={
+                    "rank": 2,
+                    "rows": [
+                        {
+                            "rank": 1,
+                            "user_id": 7,
+                            "username": "anna",
+                            "name": "Anna",
+                            "rating": 1712,
+                            "sigma": 64.3,
+                            "games": 118,
+                            "last_played": "2026-11-30T18:02:11Z",
+                        }
+                    ],
+                },
+                response_only=True,
+            )
+        ],
         description="Your rank and the five ranks above and below (empty while not ranked).",
         responses={200: AroundMeSerializer, 401: ERRORS[401]},
     )
@@ -180,7 +202,31 @@ class PlayerViewSet(viewsets.GenericViewSet):
     lookup_field = "username"
     lookup_value_regex = r"[\w.@+-]+"
 
-    @extend_schema(summary="A player", responses={200: PlayerSerializer, 404: ERRORS[404]})
+    @extend_schema(
+        summary="A player",
+        examples=[
+            OpenApiExample(
+                "A ranked player",
+                value={
+                    "user_id": 7,
+                    "username": "anna",
+                    "name": "Anna",
+                    "bot": False,
+                    "date_joined": "2026-01-02T10:00:00Z",
+                    "rating": {
+                        "rating": 1712,
+                        "display": "1712",
+                        "sigma": 64.3,
+                        "games": 118,
+                        "provisional": False,
+                        "rank": 1,
+                    },
+                },
+                response_only=True,
+            )
+        ],
+        responses={200: PlayerSerializer, 404: ERRORS[404]},
+    )
     def retrieve(self, request: Request, username: str) -> Response:
         user = _player(username)
         row = selectors.rating_of(user, LADDER_POOL)
@@ -205,6 +251,31 @@ class PlayerViewSet(viewsets.GenericViewSet):
 
     @extend_schema(
         summary="A player's rating history",
+        examples=[
+            OpenApiExample(
+                "One rated Partie",
+                value={
+                    "count": 1,
+                    "next": None,
+                    "previous": None,
+                    "results": [
+                        {
+                            "partie_id": 31,
+                            "table_id": 40,
+                            "finished_at": "2026-11-30T18:02:11Z",
+                            "seat": 2,
+                            "total": 12,
+                            "place": 1,
+                            "left": False,
+                            "mu_before": 1700.0,
+                            "mu_after": 1712.4,
+                            "delta": 12,
+                        }
+                    ],
+                },
+                response_only=True,
+            )
+        ],
         description="One line per rated Partie, oldest first.",
         responses={200: paginated(RatingChangeSerializer), 404: ERRORS[404]},
     )
@@ -221,6 +292,30 @@ class PlayerViewSet(viewsets.GenericViewSet):
 
     @extend_schema(
         summary="A player's penalties per contract",
+        examples=[
+            OpenApiExample(
+                "Two contracts",
+                value=[
+                    {
+                        "contract": "no_tricks",
+                        "name": "Keine Stiche",
+                        "deals": 20,
+                        "average": 2.1,
+                        "table_average": 2.6,
+                        "edge": -0.5,
+                    },
+                    {
+                        "contract": "no_hearts",
+                        "name": "Keine Herzen",
+                        "deals": 20,
+                        "average": 3.4,
+                        "table_average": 3.1,
+                        "edge": 0.3,
+                    },
+                ],
+                response_only=True,
+            )
+        ],
         responses={200: ContractStatSerializer(many=True), 404: ERRORS[404]},
     )
     @action(detail=True, methods=["get"], pagination_class=None)
@@ -243,6 +338,13 @@ class PlayerViewSet(viewsets.GenericViewSet):
 
     @extend_schema(
         summary="A player's finished Parties",
+        examples=[
+            OpenApiExample(
+                "A page",
+                value={"count": 1, "next": None, "previous": None, "results": [PARTIE_EXAMPLE]},
+                response_only=True,
+            )
+        ],
         description="Those you may see: public tables', and private ones you played too.",
         responses={200: paginated(PartieSerializer), 404: ERRORS[404]},
     )
@@ -274,7 +376,17 @@ def _status(request: Request) -> dict[str, Any]:
 class QueueView(APIView):
     """The ranked queue: your status (anyone: the queue's size), join and leave (``play``)."""
 
-    @extend_schema(summary="Ranked queue status", responses={200: QueueStatusSerializer})
+    @extend_schema(
+        summary="Ranked queue status",
+        examples=[
+            OpenApiExample(
+                "Waiting",
+                value={"waiting": True, "waited_seconds": 42, "queue_size": 5, "table_id": None},
+                response_only=True,
+            )
+        ],
+        responses={200: QueueStatusSerializer},
+    )
     def get(self, request: Request) -> Response:
         return Response(_status(request))
 
@@ -284,6 +396,13 @@ class QueueJoinView(APIView):
 
     @extend_schema(
         summary="Join the ranked queue",
+        examples=[
+            OpenApiExample(
+                "Waiting",
+                value={"waiting": True, "waited_seconds": 0, "queue_size": 6, "table_id": None},
+                response_only=True,
+            )
+        ],
         description="Joining twice keeps your first place in the queue. Bot accounts are refused.",
         request=None,
         responses={200: QueueStatusSerializer, **ERRORS},
@@ -299,6 +418,13 @@ class QueueLeaveView(APIView):
 
     @extend_schema(
         summary="Leave the ranked queue",
+        examples=[
+            OpenApiExample(
+                "Not waiting",
+                value={"waiting": False, "waited_seconds": 0, "queue_size": 5, "table_id": None},
+                response_only=True,
+            )
+        ],
         request=None,
         responses={200: QueueStatusSerializer, **ERRORS},
     )
@@ -324,9 +450,37 @@ class SeasonStandingSerializer(serializers.ModelSerializer):
 
 
 @extend_schema_view(
-    list=extend_schema(summary="Ladder seasons", description="The open one first."),
+    list=extend_schema(
+        summary="Ladder seasons",
+        examples=[
+            OpenApiExample(
+                "A season",
+                value={
+                    "id": 3,
+                    "name": "Winter 2026",
+                    "started_at": "2026-10-01T00:00:00Z",
+                    "closed_at": None,
+                },
+                response_only=True,
+            )
+        ],
+        description="The open one first.",
+    ),
     retrieve=extend_schema(
-        summary="One season", responses={200: SeasonSerializer, 404: ERRORS[404]}
+        summary="One season",
+        examples=[
+            OpenApiExample(
+                "A season",
+                value={
+                    "id": 3,
+                    "name": "Winter 2026",
+                    "started_at": "2026-10-01T00:00:00Z",
+                    "closed_at": None,
+                },
+                response_only=True,
+            )
+        ],
+        responses={200: SeasonSerializer, 404: ERRORS[404]},
     ),
 )
 class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
@@ -336,6 +490,28 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
 
     @extend_schema(
         summary="A closed season's final standings",
+        examples=[
+            OpenApiExample(
+                "The champion",
+                value={
+                    "count": 1,
+                    "next": None,
+                    "previous": None,
+                    "results": [
+                        {
+                            "rank": 1,
+                            "user_id": 7,
+                            "username": "anna",
+                            "mu": 1712.4,
+                            "games": 118,
+                            "season_games": 40,
+                            "display": "1712",
+                        }
+                    ],
+                },
+                response_only=True,
+            )
+        ],
         responses={200: paginated(SeasonStandingSerializer), 404: ERRORS[404]},
     )
     @action(detail=True, methods=["get"])

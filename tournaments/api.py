@@ -70,6 +70,55 @@ ERRORS = {
     403: OpenApiResponse(ErrorSerializer, description="Not yours to do (or the token's scope)."),
     404: OpenApiResponse(ErrorSerializer, description="No such event."),
 }
+ENTRY_EXAMPLE = {
+    "status": "registered",
+    "plays_online": True,
+    "first_round": 1,
+    "registered_at": "2026-12-01T10:00:00Z",
+    "checked_in_at": None,
+}
+EVENT_EXAMPLE = {
+    "id": 4,
+    "slug": "friday-swiss",
+    "name": "Friday Swiss",
+    "club": "skat-friends",
+    "description": "",
+    "starts_at": "2026-12-11T18:00:00Z",
+    "status": "planned",
+    "format": "swiss",
+    "mode": "online",
+    "rounds": 3,
+    "table_size": 4,
+    "rated": False,
+    "doubling": True,
+    "layout": "extend_first",
+    "registration": "open",
+    "check_in": "not_open",
+    "capacity": 24,
+    "members_only": False,
+    "allow_bots": False,
+    "min_rating": None,
+    "max_rating": None,
+    "turn_seconds": 30,
+    "time_zone": "Europe/Berlin",
+    "entrants": 9,
+}
+SHEET_EXAMPLE = {
+    "id": 12,
+    "table": 17,
+    "version": 1,
+    "penalties": [
+        [2, 3, 1, 2],
+        [0, 4, 2, 2],
+        [1, 2, 3, 2],
+        [0, 0, 4, 0],
+        [4, 2, 3, 3],
+        [0, 10, 20, 5],
+    ],
+    "totals": [7, 21, 33, 14],
+    "submitted_at": "2026-12-11T21:10:00Z",
+    "confirmed": False,
+}
 ORDERINGS = {"starts_at", "-starts_at", "name", "-name"}
 
 
@@ -87,6 +136,7 @@ def _only_organisers() -> str:
 @extend_schema_view(
     list=extend_schema(
         summary="Events",
+        examples=[OpenApiExample("An event", value=EVENT_EXAMPLE, response_only=True)],
         description="Every event, soonest first; filter by club and status.",
         parameters=[
             OpenApiParameter("club", str, description="A club's slug."),
@@ -98,6 +148,24 @@ def _only_organisers() -> str:
     ),
     retrieve=extend_schema(
         summary="One event",
+        examples=[
+            OpenApiExample(
+                "Your entry",
+                value={
+                    **EVENT_EXAMPLE,
+                    "registration_opens_at": None,
+                    "registration_closes_at": None,
+                    "check_in_opens_at": None,
+                    "check_in_closes_at": None,
+                    "min_players": 3,
+                    "round_interval_minutes": 10,
+                    "hold_reason": "",
+                    "your_entry": ENTRY_EXAMPLE,
+                    "can_manage": False,
+                },
+                response_only=True,
+            )
+        ],
         description="With your entry and whether you organise it.",
         responses={200: TournamentDetailSerializer, 404: ERRORS[404]},
     ),
@@ -186,6 +254,7 @@ class TournamentViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
 
     @extend_schema(
         summary="Enter the event",
+        examples=[OpenApiExample("Registered", value=ENTRY_EXAMPLE, response_only=True)],
         request=RegisterSerializer,
         responses={201: EntrySerializer, **ERRORS},
     )
@@ -200,7 +269,22 @@ class TournamentViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
             )
         return Response(EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(summary="Check in", request=None, responses={200: EntrySerializer, **ERRORS})
+    @extend_schema(
+        summary="Check in",
+        examples=[
+            OpenApiExample(
+                "Checked in",
+                value={
+                    **ENTRY_EXAMPLE,
+                    "status": "checked_in",
+                    "checked_in_at": "2026-12-11T18:40:00Z",
+                },
+                response_only=True,
+            )
+        ],
+        request=None,
+        responses={200: EntrySerializer, **ERRORS},
+    )
     @action(detail=True, methods=["post"], url_path="check-in")
     def check_in(self, request: Request, slug: str) -> Response:
         tournament = self._tournament(slug)
@@ -210,6 +294,17 @@ class TournamentViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
 
     @extend_schema(
         summary="Withdraw from the event",
+        examples=[
+            OpenApiExample(
+                "Withdrawn before the seating",
+                value={
+                    "entry": {**ENTRY_EXAMPLE, "status": "withdrawn"},
+                    "reseated_round": None,
+                    "forfeited_round": None,
+                },
+                response_only=True,
+            )
+        ],
         description="A seated round is seated again without you; a running one is forfeited.",
         request=None,
         responses={200: WithdrawalSerializer, **ERRORS},
@@ -229,6 +324,40 @@ class TournamentViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
 
     @extend_schema(
         summary="Rounds with their seating",
+        examples=[
+            OpenApiExample(
+                "Round 1 playing",
+                value=[
+                    {
+                        "number": 1,
+                        "status": "started",
+                        "scheduled_at": "2026-12-11T19:00:00Z",
+                        "started_at": "2026-12-11T19:00:02Z",
+                        "finished_at": None,
+                        "tables": [
+                            {
+                                "id": 17,
+                                "number": 1,
+                                "size": 3,
+                                "physical": False,
+                                "status": "playing",
+                                "game_table_id": 40,
+                                "seats": [
+                                    {
+                                        "seat": 0,
+                                        "name": "Anna",
+                                        "user_id": 7,
+                                        "total": None,
+                                        "forfeit": False,
+                                    }
+                                ],
+                            }
+                        ],
+                    }
+                ],
+                response_only=True,
+            )
+        ],
         description="A round's tables are shown once it is released (organisers see them "
         "as soon as it is seated).",
         responses={200: RoundSerializer(many=True), 404: ERRORS[404]},
@@ -268,6 +397,27 @@ class TournamentViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
 
     @extend_schema(
         summary="Standings",
+        examples=[
+            OpenApiExample(
+                "After round 1",
+                value={
+                    "version": 2,
+                    "rows": [
+                        {
+                            "rank": 1,
+                            "name": "Anna",
+                            "points": 3.0,
+                            "penalty": 12.0,
+                            "opponents_points": 1.0,
+                            "table_wins": 1,
+                            "percent": None,
+                            "provisional": False,
+                        }
+                    ],
+                },
+                response_only=True,
+            )
+        ],
         responses={200: StandingsSerializer, 404: ERRORS[404]},
     )
     @action(detail=True, methods=["get"])
@@ -276,6 +426,15 @@ class TournamentViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
 
     @extend_schema(
         summary="Standings as CSV",
+        examples=[
+            OpenApiExample(
+                "Two lines",
+                value="tournament,rank,player,points,penalty,opponents_points,table_wins,"
+                "rounds_played,rounds_absent,percent\r\nfriday-swiss,1,Anna,3.0,12.0,1.0,1,1,0,\r\n",
+                response_only=True,
+                media_type="text/csv",
+            )
+        ],
         responses={(200, "text/csv"): OpenApiTypes.STR, (404, "text/csv"): ERRORS[404]},
     )
     @action(detail=True, methods=["get"], url_path="standings.csv", renderer_classes=[CsvRenderer])
@@ -289,6 +448,15 @@ class TournamentViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
 
     @extend_schema(
         summary="Results per seat as CSV",
+        examples=[
+            OpenApiExample(
+                "Two lines",
+                value="tournament,round,table,seat,player,total,forfeit\r\n"
+                "friday-swiss,1,1,0,Anna,12,False\r\n",
+                response_only=True,
+                media_type="text/csv",
+            )
+        ],
         responses={(200, "text/csv"): OpenApiTypes.STR, (404, "text/csv"): ERRORS[404]},
     )
     @action(detail=True, methods=["get"], url_path="results.csv", renderer_classes=[CsvRenderer])
@@ -328,6 +496,7 @@ class RoundTableSheetViewSet(viewsets.GenericViewSet):
 
     @extend_schema(
         summary="A physical table's score sheets",
+        examples=[OpenApiExample("One sheet", value=[SHEET_EXAMPLE], response_only=True)],
         responses={200: SheetSerializer(many=True), **ERRORS},
     )
     @action(detail=True, methods=["get"], pagination_class=None)
@@ -355,7 +524,8 @@ class RoundTableSheetViewSet(viewsets.GenericViewSet):
                     ]
                 },
                 request_only=True,
-            )
+            ),
+            OpenApiExample("Stored as version 1", value=SHEET_EXAMPLE, response_only=True),
         ],
     )
     @sheets.mapping.post
@@ -393,6 +563,11 @@ class SheetViewSet(viewsets.GenericViewSet):
 
     @extend_schema(
         summary="Confirm a score sheet",
+        examples=[
+            OpenApiExample(
+                "Confirmed", value={**SHEET_EXAMPLE, "confirmed": True}, response_only=True
+            )
+        ],
         description="The latest version, by someone other than its submitter.",
         request=None,
         responses={200: SheetSerializer, **ERRORS},
@@ -412,7 +587,25 @@ class SheetViewSet(viewsets.GenericViewSet):
 
 
 @extend_schema_view(
-    list=extend_schema(summary="Your notices", description="Newest first; yours only."),
+    list=extend_schema(
+        summary="Your notices",
+        examples=[
+            OpenApiExample(
+                "Table ready",
+                value={
+                    "id": 3,
+                    "kind": "table_ready",
+                    "tournament": "friday-swiss",
+                    "message": "Your table in round 2 is ready.",
+                    "url": "/tables/40/",
+                    "created": "2026-12-11T19:30:00Z",
+                    "read": False,
+                },
+                response_only=True,
+            )
+        ],
+        description="Newest first; yours only.",
+    ),
 )
 class NoticeViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
     serializer_class = NoticeSerializer
@@ -430,7 +623,10 @@ class NoticeViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         parameters=[],
         request=MarkReadSerializer,
         responses={200: MarkedSerializer, **ERRORS},
-        examples=[OpenApiExample("Two of them", value={"ids": [3, 4]}, request_only=True)],
+        examples=[
+            OpenApiExample("Two of them", value={"ids": [3, 4]}, request_only=True),
+            OpenApiExample("Two marked", value={"marked": 2}, response_only=True),
+        ],
     )
     @action(detail=False, methods=["post"])
     def read(self, request: Request) -> Response:

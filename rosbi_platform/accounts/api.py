@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_view,
+)
 from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticated
@@ -45,9 +50,38 @@ class MemberSerializer(serializers.Serializer):
 
 
 @extend_schema_view(
-    list=extend_schema(summary="Clubs", description="Every club, by name."),
+    list=extend_schema(
+        summary="Clubs",
+        examples=[
+            OpenApiExample(
+                "A club",
+                value={
+                    "id": 1,
+                    "slug": "skat-friends",
+                    "name": "Skat Friends",
+                    "description": "Thursdays at the Krone.",
+                    "created": "2026-01-10T18:00:00Z",
+                },
+                response_only=True,
+            )
+        ],
+        description="Every club, by name.",
+    ),
     retrieve=extend_schema(
         summary="One club",
+        examples=[
+            OpenApiExample(
+                "A club",
+                value={
+                    "id": 1,
+                    "slug": "skat-friends",
+                    "name": "Skat Friends",
+                    "description": "Thursdays at the Krone.",
+                    "created": "2026-01-10T18:00:00Z",
+                },
+                response_only=True,
+            )
+        ],
         responses={200: ClubSerializer, 404: OpenApiResponse(ErrorSerializer)},
     ),
 )
@@ -63,6 +97,26 @@ class ClubViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
 
     @extend_schema(
         summary="A club's members",
+        examples=[
+            OpenApiExample(
+                "Members",
+                value={
+                    "count": 1,
+                    "next": None,
+                    "previous": None,
+                    "results": [
+                        {
+                            "user_id": 5,
+                            "username": "anna",
+                            "name": "Anna",
+                            "role": "organiser",
+                            "joined": "2026-01-10T18:00:00Z",
+                        }
+                    ],
+                },
+                response_only=True,
+            )
+        ],
         responses={200: paginated(MemberSerializer), 404: OpenApiResponse(ErrorSerializer)},
     )
     @action(detail=True, methods=["get"])
@@ -87,6 +141,19 @@ class MeView(APIView):
 
     @extend_schema(
         summary="You",
+        examples=[
+            OpenApiExample(
+                "A bot's token",
+                value={
+                    "user_id": 9,
+                    "username": "rosbot",
+                    "name": "Rosbot",
+                    "bot": True,
+                    "scopes": ["read", "play"],
+                },
+                response_only=True,
+            )
+        ],
         responses={200: MeSerializer, 401: OpenApiResponse(ErrorSerializer)},
     )
     def get(self, request: Request) -> Response:

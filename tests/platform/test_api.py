@@ -7,6 +7,7 @@ import datetime as dt
 import hashlib
 
 import pytest
+import yaml
 from django.core.management import call_command
 from django.test import override_settings
 from django.utils import timezone
@@ -135,6 +136,15 @@ def test_the_schema_has_no_warnings_and_the_docs_are_served(tmp_path):
     )
     text = (tmp_path / "schema.yml").read_text()
     assert "/api/v1/tables/{id}/join" in text and "tokenAuth" in text
+    operations = {
+        f"{method.upper()} {path}": operation
+        for path, methods in yaml.safe_load(text)["paths"].items()
+        for method, operation in methods.items()
+    }
+    assert len(operations) > 30
+    undescribed = [name for name, op in operations.items() if not op.get("summary")]
+    without_examples = [name for name, op in operations.items() if "'examples'" not in str(op)]
+    assert undescribed == [] and without_examples == []
     client = session_client()
     assert client.get("/api/docs/").status_code == 200
     assert client.get("/api/redoc/").status_code == 200
