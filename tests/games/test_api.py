@@ -162,3 +162,14 @@ def test_exported_deals_scored_by_the_engine_give_the_stored_penalties():
     assert [line["penalties"] for line in lines] == selectors.partie_penalties(partie)
     assert len(lines) == 6
     assert Seat.objects.filter(table=partie.table).count() == 3
+
+
+def test_the_lobby_form_lets_bot_accounts_sit_too():
+    owner = UserFactory()
+    client = session_client(owner)
+    form = {"name": "Bots welcome", "size": "3", "layout": "free", "turn_seconds": "30"}
+    form["bot_level"] = "random"
+    client.post("/tables/new/", {**form, "allow_bots": "on"})
+    client.post("/tables/new/", {**form, "name": "People only"})
+    assert Table.objects.get(name="Bots welcome").allow_bots is True
+    assert Table.objects.get(name="People only").allow_bots is False
