@@ -41,3 +41,8 @@ class CreateTableForm(forms.Form):
     bot_level = forms.ChoiceField(
         label=_("Bot level"), choices=BOT_LEVEL_CHOICES, initial="heuristic"
     )
+    allow_bots = forms.BooleanField(
+        label=_("Allow bot accounts"),
+        required=False,
+        help_text=_("Accounts that programs play (over the API) may take a seat."),
+    )

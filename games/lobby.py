@@ -24,6 +24,7 @@ from games.events import (
 )
 from games.live.positions import Position, positions
 from games.models import BOT_LEVEL_CHOICES, Partie, Seat, Table, TableInvitation
+from rosbi_platform.accounts.selectors import is_bot_account
 from rosbi_platform.friends import selectors as friends
 
 BOT_LEVELS = frozenset(level for level, _label in BOT_LEVEL_CHOICES)
@@ -57,11 +58,13 @@ def create_table(
     seat_owner: bool = True,
     club_id: int | None = None,
     rematch_of: Table | None = None,
+    allow_bots: bool = False,
 ) -> Table:
     """A new open table with empty seats; the owner takes seat 0 unless told otherwise.
 
     ``club_id`` names the club whose organisers moderate the table (tournament tables);
-    ``rematch_of`` the finished table this one replays (``games.rematches``).
+    ``rematch_of`` the finished table this one replays (``games.rematches``). A bot
+    account's own table always allows bot accounts (it sits there itself).
     """
     if size not in (3, 4, 5, 6):
         raise ServiceError("bad_request", _("A table has 3 to 6 seats."))
@@ -69,6 +72,9 @@ def create_table(
     if layout not in ("extend_first", "free"):
         raise ServiceError("bad_request", _("Unknown layout rule %(rule)r.") % {"rule": layout})
     _check_settings(turn_seconds=turn_seconds)
+    if is_bot_account(owner) and (rated or ranked_queue):
+        raise ServiceError("bots_refused", _("Bot accounts cannot open rated tables."))
+    allow_bots = allow_bots or (seat_owner and is_bot_account(owner))
     with transaction.atomic():
         table = Table.objects.create(
             name=name or _("%(owner)s's table") % {"owner": owner.get_username()},
@@ -86,6 +92,7 @@ def create_table(
             ranked_queue=ranked_queue,
             club_id=club_id,
             rematch_of=rematch_of,
+            allow_bots=allow_bots,
         )
         Seat.objects.bulk_create(
             [
@@ -137,6 +144,8 @@ def join_table(table_id: int, user: Any, seat: int | None = None, invite: str | 
         mine = next((i for i in invitations if i.user_id == user.pk), None)
         if not table.public and invite != table.invite_code and mine is None:
             raise ServiceError("forbidden", _("This table is private: you need the invite link."))
+        if not table.allow_bots and is_bot_account(user):
+            raise ServiceError("bots_refused", _("This table does not take bot accounts."))
         seats = selectors.seats_of(table)
         if any(s.user_id == user.pk for s in seats):
             raise ServiceError("already_seated", _("You already have a seat at this table."))

@@ -85,6 +85,8 @@ class Table(models.Model):
     bot_level = models.CharField(
         _("bot level"), max_length=16, choices=BOT_LEVEL_CHOICES, default="heuristic"
     )
+    # Whether accounts marked as bots (programs playing over the API) may take a seat.
+    allow_bots = models.BooleanField(_("allow bot accounts"), default=False)
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True
     )

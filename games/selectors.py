@@ -10,7 +10,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Exists, OuterRef, Prefetch, Subquery
+from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet, Subquery
 
 from games import presence
 from games.engine import Deal
@@ -22,6 +22,7 @@ from games.models import (
     Partie,
     PartieDeal,
     Seat,
+    SeatResult,
     Table,
     TableEvent,
     TableInvitation,
@@ -525,3 +526,73 @@ def friends_online(viewer: Any) -> list[FriendOnline]:
             )
         )
     return online
+
+
+# --------------------------------------------------------------------------- the API's reads
+
+
+def visible_tables(user: Any, statuses: list[str] | None = None) -> QuerySet[Table]:
+    """Tables ``user`` may see in lists: public ones, and private ones they sit at (staff see
+    every table); open and playing unless ``statuses`` says otherwise, newest first."""
+    statuses = statuses or [Table.Status.OPEN, Table.Status.PLAYING]
+    tables = Table.objects.filter(status__in=statuses)
+    if not getattr(user, "is_staff", False):
+        mine = Q(seats__user_id=user.pk) if getattr(user, "is_authenticated", False) else Q()
+        tables = tables.filter(Q(public=True) | mine) if mine else tables.filter(public=True)
+    seats = Prefetch(
+        "seats", queryset=Seat.objects.select_related("user", "user__profile").order_by("number")
+    )
+    return tables.distinct().prefetch_related(seats).order_by("-created", "-pk")
+
+
+def may_see_table(table: Table, user: Any, invite: str | None = None) -> bool:
+    """Public tables, the players' own, staff, or the invite code of a private one."""
+    if table.public or getattr(user, "is_staff", False):
+        return True
+    if invite is not None and invite == table.invite_code:
+        return True
+    return bool(
+        getattr(user, "is_authenticated", False) and seat_of_user(table.pk, user) is not None
+    )
+
+
+def finished_parties(user: Any, player_id: int | None = None) -> QuerySet[Partie]:
+    """Finished Parties ``user`` may see, newest first: public tables', and private ones they
+    played (seated at the end, or started and left); staff see all. ``player_id`` keeps only
+    the Parties that player played."""
+    parties = Partie.objects.filter(finished_at__isnull=False)
+    if not getattr(user, "is_staff", False):
+        visible = Q(table__public=True)
+        if getattr(user, "is_authenticated", False):
+            played = SeatResult.objects.filter(
+                Q(user_id=user.pk) | Q(started_by_id=user.pk)
+            ).values("partie_id")
+            visible |= Q(pk__in=played)
+        parties = parties.filter(visible)
+    if player_id is not None:
+        parties = parties.filter(
+            pk__in=SeatResult.objects.filter(
+                Q(user_id=player_id) | Q(started_by_id=player_id)
+            ).values("partie_id")
+        )
+    results = Prefetch(
+        "results",
+        queryset=SeatResult.objects.select_related("user", "user__profile").order_by("seat"),
+    )
+    return parties.select_related("table").prefetch_related(results).order_by("-finished_at", "-pk")
+
+
+def deal_records(partie: Partie) -> list[dict[str, Any]]:
+    """The Partie's deals as RULES.md deal records, each with the table's house rules so a
+    line scores alone (``python -m games.engine score``)."""
+    rules = partie.table.rules.to_dict()
+    return [
+        {**row.to_record().to_dict(), "rules": rules}
+        for row in PartieDeal.objects.filter(partie=partie).order_by("number")
+    ]
+
+
+def partie_penalties(partie: Partie) -> list[list[int]]:
+    """The stored penalties of the Partie's finished deals, in order."""
+    rows = PartieDeal.objects.filter(partie=partie, penalties__isnull=False).order_by("number")
+    return [list(row.penalties) for row in rows]

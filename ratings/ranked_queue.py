@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from games import lobby
 from ratings import elo, matchmaking
 from ratings.models import LADDER_POOL, LadderQueueEntry, PlayerRating
+from rosbi_platform.accounts.selectors import is_bot_account
 from rosbi_platform.locking import is_conflict, retry_on_conflict
 
 logger = logging.getLogger(__name__)
@@ -35,6 +36,8 @@ def join_queue(
     """Put ``user`` in the ranked queue (joining twice keeps the first entry and its wait)."""
     from games.models import Table
 
+    if is_bot_account(user):
+        raise QueueError(_("Bot accounts do not play ranked Parties."))
     waiting = LadderQueueEntry.objects.filter(user=user, status=LadderQueueEntry.Status.WAITING)
     entry = waiting.first()
     if entry is not None:

@@ -13,7 +13,9 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db.models import Count
+from django.db.models import Count, F, FloatField, Q, QuerySet, Window
+from django.db.models.expressions import RawSQL
+from django.db.models.functions import RowNumber
 from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.translation import gettext, ngettext
@@ -352,6 +354,58 @@ class ContractLine:
         return self.average - self.table_average
 
 
+def contract_lines(seat_of: dict[int, int]) -> list[ContractLine]:
+    """Per contract: the player's average penalty per deal and the table's, over the Parties
+    in ``seat_of`` (Partie id -> the player's seat), in the Partie order of the contracts."""
+    from games.contract_names import CONTRACT_NAMES
+    from games.engine import CONTRACT_ORDER
+    from games.models import PartieDeal
+
+    mine_sum: dict[str, float] = defaultdict(float)
+    mine_n: Counter[str] = Counter()
+    table_sum: dict[str, float] = defaultdict(float)
+    table_n: Counter[str] = Counter()
+    deals = PartieDeal.objects.filter(
+        partie_id__in=list(seat_of), penalties__isnull=False
+    ).values_list("partie_id", "contract", "penalties")
+    for partie_id, contract, penalties in deals:
+        seat = seat_of[partie_id]
+        if not penalties or seat >= len(penalties):
+            continue
+        mine_sum[contract] += penalties[seat]
+        mine_n[contract] += 1
+        table_sum[contract] += sum(penalties)
+        table_n[contract] += len(penalties)
+    contracts = [
+        ContractLine(
+            contract=c.value,
+            name=CONTRACT_NAMES[c.value],
+            deals=mine_n[c.value],
+            average=mine_sum[c.value] / mine_n[c.value],
+            table_average=table_sum[c.value] / table_n[c.value],
+        )
+        for c in CONTRACT_ORDER
+        if mine_n[c.value]
+    ]
+    return contracts
+
+
+def player_seats(user: Any, pool: str = LADDER_POOL) -> dict[int, int]:
+    """Partie id -> the player's seat, for every finished Partie they played or left."""
+    from games.models import SeatResult
+
+    seat_of = dict(
+        SeatResult.objects.filter(user=user, partie__finished_at__isnull=False).values_list(
+            "partie_id", "seat"
+        )
+    )
+    for partie_id, seat in RatingChange.objects.filter(user=user, pool=pool).values_list(
+        "partie_id", "seat"
+    ):
+        seat_of.setdefault(partie_id, seat)
+    return seat_of
+
+
 @dataclass
 class PlayerProfile:
     user: Any
@@ -378,9 +432,7 @@ def player_profile(
     user: Any, pool: str = LADDER_POOL, now: dt.datetime | None = None
 ) -> PlayerProfile:
     """Everything the ladder profile page shows for ``user``."""
-    from games.contract_names import CONTRACT_NAMES
-    from games.engine import CONTRACT_ORDER
-    from games.models import PartieDeal, SeatResult
+    from games.models import SeatResult
 
     now = now or timezone.now()
     row = rating_of(user, pool)
@@ -415,32 +467,7 @@ def player_profile(
         }
         for r in results[:10]
     ]
-    mine_sum: dict[str, float] = defaultdict(float)
-    mine_n: Counter[str] = Counter()
-    table_sum: dict[str, float] = defaultdict(float)
-    table_n: Counter[str] = Counter()
-    deals = PartieDeal.objects.filter(
-        partie_id__in=list(seat_of), penalties__isnull=False
-    ).values_list("partie_id", "contract", "penalties")
-    for partie_id, contract, penalties in deals:
-        seat = seat_of[partie_id]
-        if not penalties or seat >= len(penalties):
-            continue
-        mine_sum[contract] += penalties[seat]
-        mine_n[contract] += 1
-        table_sum[contract] += sum(penalties)
-        table_n[contract] += len(penalties)
-    contracts = [
-        ContractLine(
-            contract=c.value,
-            name=CONTRACT_NAMES[c.value],
-            deals=mine_n[c.value],
-            average=mine_sum[c.value] / mine_n[c.value],
-            table_average=table_sum[c.value] / table_n[c.value],
-        )
-        for c in CONTRACT_ORDER
-        if mine_n[c.value]
-    ]
+    contracts = contract_lines(seat_of)
     best = min(contracts, key=lambda c: c.edge) if contracts else None
     worst = max(contracts, key=lambda c: c.edge) if contracts else None
     place_counts = Counter(r.place for r in results)
@@ -817,3 +844,65 @@ def help_examples() -> list[HelpExample]:
         players = [elo.Rating(float(mu), elo.MIN_SIGMA) for mu in mus]
         examples.append(HelpExample(rows=list(zip(mus, elo.table_odds(players), strict=True))))
     return examples
+
+
+# --------------------------------------------------------------------------- ranks in the database
+
+
+def eligible_ratings(pool: str = LADDER_POOL, now: dt.datetime | None = None) -> QuerySet:
+    """The ranked players of ``pool`` as a query, the same rule as ``standings`` but decided
+    by PostgreSQL: enough Parties, one within the active days, and a rating that is not
+    provisional once sigma has grown for the days without play (sigma^2 + c^2 * days)."""
+    now = now or timezone.now()
+    c2 = elo.DEFAULT_PARAMS.inactivity_c**2
+    grown = RawSQL(
+        '"ratings_playerrating"."sigma" * "ratings_playerrating"."sigma" + %s * GREATEST(0, '
+        'EXTRACT(EPOCH FROM (%s - "ratings_playerrating"."last_played")) / 86400.0)',
+        (c2, now),
+        output_field=FloatField(),
+    )
+    return (
+        PlayerRating.objects.filter(
+            pool=pool,
+            games__gte=max(1, min_parties()),
+            last_played__gte=now - dt.timedelta(days=active_days()),
+        )
+        .alias(grown_variance=grown)
+        .filter(grown_variance__lte=elo.PROVISIONAL_SIGMA**2)
+    )
+
+
+RANK_ORDER = ("-mu", "-games", "user_id")
+
+
+def ranked_leaderboard(pool: str = LADDER_POOL, now: dt.datetime | None = None) -> QuerySet:
+    """Ranked players best first, each with ``rank`` (a window function over the ranked
+    players only): slicing it reads one page, never every player."""
+    rank = Window(RowNumber(), order_by=[F("mu").desc(), F("games").desc(), F("user_id").asc()])
+    return (
+        eligible_ratings(pool, now)
+        .select_related("user", "user__profile")
+        .annotate(rank=rank)
+        .order_by(*RANK_ORDER)
+    )
+
+
+def rank_of(user: Any, pool: str = LADDER_POOL, now: dt.datetime | None = None) -> int | None:
+    """The player's rank (None when not ranked): one count of the players above them."""
+    eligible = eligible_ratings(pool, now)
+    mine = eligible.filter(user_id=user.pk).values_list("mu", "games").first()
+    if mine is None:
+        return None
+    mu, games = mine
+    above = eligible.filter(
+        Q(mu__gt=mu) | Q(mu=mu, games__gt=games) | Q(mu=mu, games=games, user_id__lt=user.pk)
+    )
+    return above.count() + 1
+
+
+def around_rank(
+    rank: int, pool: str = LADDER_POOL, now: dt.datetime | None = None, radius: int = 5
+) -> list[PlayerRating]:
+    """The ranked players from ``rank - radius`` to ``rank + radius``, each with ``rank``."""
+    first = max(1, rank - radius)
+    return list(ranked_leaderboard(pool, now)[first - 1 : rank + radius])

@@ -10,18 +10,23 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rosbi_platform.settings")
 django_asgi_application = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from rosbi_platform.gc_tuning import tune_garbage_collector  # noqa: E402
 from rosbi_platform.routing import websocket_urlpatterns  # noqa: E402
-from rosbi_platform.ws_auth import auth_middleware_stack  # noqa: E402
+from rosbi_platform.ws_auth import (  # noqa: E402
+    KeepTokenUser,
+    TokenOrOriginMiddleware,
+    auth_middleware_stack,
+)
 
+# Browsers: an allowed Origin and the session. Programs: no Origin, a ``play`` token in the
+# Authorization header (rosbi_platform/ws_auth.py); a foreign Origin is refused either way.
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_application,
-        "websocket": AllowedHostsOriginValidator(
-            auth_middleware_stack(URLRouter(websocket_urlpatterns))
+        "websocket": TokenOrOriginMiddleware(
+            auth_middleware_stack(KeepTokenUser(URLRouter(websocket_urlpatterns)))
         ),
     }
 )

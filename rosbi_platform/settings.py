@@ -177,12 +177,47 @@ CELERY_TIMEZONE = TIME_ZONE
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    # The token first: a request without credentials is then a 401 with WWW-Authenticate.
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rosbi_platform.api.BearerTokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": [
+        "rest_framework.permissions.IsAuthenticatedOrReadOnly",
+        "rosbi_platform.api.TokenScopes",
+    ],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PAGINATION_CLASS": "rosbi_platform.api.Pagination",
+    "PAGE_SIZE": 50,
+    "DEFAULT_THROTTLE_CLASSES": ["rosbi_platform.api.ApiThrottle"],
+    "EXCEPTION_HANDLER": "rosbi_platform.api.api_exception_handler",
+    "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
+# Requests per client: anonymous per address, signed-in users and tokens each on their own.
+API_THROTTLE_RATES = {"anon": "60/min", "user": "600/min", "token": "600/min"}
 SPECTACULAR_SETTINGS = {
     "TITLE": "Rosbi API",
-    "DESCRIPTION": "Tables, tournaments and ratings of the Rosbiratschka platform.",
-    "VERSION": "0.1.0",
+    "DESCRIPTION": (
+        "Tables, tournaments and ratings of the Rosbiratschka platform. Programs send a "
+        "personal access token (profile page) as `Authorization: Bearer rosbi_...`; every "
+        "error is `{detail, code, errors?}`. See docs/api.md and docs/protocol.md."
+    ),
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+    "SCHEMA_PATH_PREFIX": r"/api/v1",
+    "ENUM_NAME_OVERRIDES": {
+        "TableStatusEnum": "games.models.Table.Status",
+        "TournamentStatusEnum": "tournaments.models.Tournament.Status",
+        "EntryStatusEnum": "tournaments.models.Entry.Status",
+        "RoundStatusEnum": "tournaments.models.Round.Status",
+        "RoundTableStatusEnum": "tournaments.models.RoundTable.Status",
+        "ScopeEnum": "rosbi_platform.accounts.models.AccessToken.Scope",
+        "ClubRoleEnum": "rosbi_platform.accounts.models.ClubMembership.Role",
+        "WindowEnum": "tournaments.models.Tournament.Window",
+        "LayoutEnum": "games.serializers.LAYOUT_CHOICES",
+    },
 }
 
 # Production hardening: `manage.py check --deploy` must print no warnings with DEBUG=false.

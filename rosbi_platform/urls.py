@@ -3,9 +3,35 @@
 from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from rest_framework.routers import SimpleRouter
 
+from games import api as games_api
+from ratings import api as ratings_api
 from rosbi_platform import views
+from rosbi_platform.accounts import api as accounts_api
+from tournaments import api as tournaments_api
+
+# API v1: each app owns its views (``<app>/api.py``); one router, no trailing slashes.
+api_router = SimpleRouter(trailing_slash=False)
+api_router.register("clubs", accounts_api.ClubViewSet, basename="club")
+api_router.register("tables", games_api.TableViewSet, basename="table")
+api_router.register("parties", games_api.PartieViewSet, basename="partie")
+api_router.register("tournaments", tournaments_api.TournamentViewSet, basename="tournament")
+api_router.register("round-tables", tournaments_api.RoundTableSheetViewSet, basename="round-table")
+api_router.register("sheets", tournaments_api.SheetViewSet, basename="sheet")
+api_router.register("notifications", tournaments_api.NoticeViewSet, basename="notification")
+api_router.register("leaderboard", ratings_api.LeaderboardViewSet, basename="leaderboard")
+api_router.register("players", ratings_api.PlayerViewSet, basename="player")
+api_router.register("seasons", ratings_api.SeasonViewSet, basename="season")
+
+api_v1 = [
+    path("me", accounts_api.MeView.as_view(), name="me"),
+    path("queue", ratings_api.QueueView.as_view(), name="queue"),
+    path("queue/join", ratings_api.QueueJoinView.as_view(), name="queue-join"),
+    path("queue/leave", ratings_api.QueueLeaveView.as_view(), name="queue-leave"),
+    *api_router.urls,
+]
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -17,9 +43,15 @@ urlpatterns = [
     path("tournaments/", include("tournaments.urls")),
     path("ladder/", include("ratings.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("api/v1/", include((api_v1, "api"), namespace="api")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("api/redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
     path("admin/", admin.site.urls),
 ]
+
+handler404 = "rosbi_platform.views.not_found"
+handler500 = "rosbi_platform.views.server_failure"
 
 admin.site.site_header = "Rosbi"
 admin.site.site_title = "Rosbi admin"

@@ -5,8 +5,10 @@ import logging
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
+from django.views.defaults import page_not_found, server_error
 
 from rosbi_platform.health import run_checks
 from tournaments.selectors import list_upcoming_tournaments
@@ -54,3 +56,25 @@ def healthz(request: HttpRequest) -> JsonResponse:
     level = logging.WARNING if _Health.seen_ok else logging.INFO
     logger.log(level, "healthz: degraded, failing: %s", ", ".join(report["failing"]))
     return response
+
+
+def _is_api(request: HttpRequest) -> bool:
+    return request.path.startswith("/api/v1/")
+
+
+def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """A path the API does not know answers in the API's error shape; pages get the page."""
+    if _is_api(request):
+        body = {"detail": _("There is nothing here, or you may not see it."), "code": "not_found"}
+        return JsonResponse(body, status=404)
+    return page_not_found(request, exception)
+
+
+def server_failure(request: HttpRequest) -> HttpResponse:
+    if _is_api(request):
+        body = {
+            "detail": _("Something went wrong on our side. Please try again later."),
+            "code": "server_error",
+        }
+        return JsonResponse(body, status=500)
+    return server_error(request)

@@ -109,6 +109,19 @@ def no_anonymous_page_throttle(request: pytest.FixtureRequest):
 
 
 @pytest.fixture(autouse=True)
+def no_api_throttle(request: pytest.FixtureRequest):
+    """The suite calls the API from one address and a few users: no API throttle here; the
+    throttle's own test (tests/platform/test_api.py) turns it on with its own rate."""
+    if not django_is_active(request.config):
+        yield
+        return
+    from django.test import override_settings
+
+    with override_settings(API_THROTTLE_RATES={}):
+        yield
+
+
+@pytest.fixture(autouse=True)
 def fast_password_hashing(request: pytest.FixtureRequest):
     """PBKDF2's deliberate slowness protects real passwords, not test users: use MD5 in tests."""
     if not django_is_active(request.config):

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from games import lobby
 from games.events import ServiceError
 from rosbi_platform.accounts.models import ClubMembership
+from rosbi_platform.accounts.selectors import is_bot_account
 from tournaments import selectors
 from tournaments.common import TournamentError, lock_row, locked, log_action, require_manager
 from tournaments.models import Entry, Round, RoundSeat, RoundTable, Tournament
@@ -43,6 +44,8 @@ def register_entry(tournament_id: int, user: Any, *, plays_online: bool = True) 
         late = started.exists()
         if late:
             first_round = _next_unseated_round(tournament) or 1
+        if not tournament.allow_bots and is_bot_account(user):
+            raise TournamentError(_("This event does not take bot accounts."))
         if (
             tournament.members_only
             and not ClubMembership.objects.filter(club_id=tournament.club_id, user=user).exists()

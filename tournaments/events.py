@@ -230,3 +230,58 @@ def cancel_tournament(tournament_id: int, by: Any) -> bool:
         return True
 
     return locked(Tournament, tournament_id, work)
+
+
+# --------------------------------------------------------------------------- editing
+
+
+EDITABLE_FIELDS = frozenset(
+    {
+        "name",
+        "description",
+        "starts_at",
+        "capacity",
+        "members_only",
+        "allow_bots",
+        "min_rating",
+        "max_rating",
+        "min_players",
+        "turn_seconds",
+        "round_interval_minutes",
+        "registration_opens_at",
+        "registration_closes_at",
+        "check_in_opens_at",
+        "check_in_closes_at",
+        "time_zone",
+    }
+)
+
+
+def update_tournament(tournament_id: int, by: Any, **changes: Any) -> Tournament:
+    """Change an event that has not started (its club's organisers only): the fields of
+    ``EDITABLE_FIELDS``, validated as the model validates them, audited with what changed.
+    The format, rounds and house rules are fixed once the event is announced."""
+    unknown = set(changes) - EDITABLE_FIELDS
+    if unknown:
+        raise TypeError(f"not an editable field: {sorted(unknown)}")
+
+    def work(tournament: Tournament) -> Tournament:
+        require_manager(by, tournament)
+        if tournament.status not in (Tournament.Status.PLANNED, Tournament.Status.ON_HOLD):
+            raise TournamentError(_("A running or finished event cannot be changed here."))
+        changed = {f: v for f, v in changes.items() if getattr(tournament, f) != v}
+        if not changed:
+            return tournament
+        for field, value in changed.items():
+            setattr(tournament, field, value)
+        tournament.full_clean(exclude=["seed"])
+        tournament.save(update_fields=sorted(changed))
+        if "starts_at" in changed:
+            Round.objects.filter(tournament=tournament, number=1, status="pending").update(
+                scheduled_at=tournament.starts_at
+            )
+        log_action(tournament, by, "update_tournament", fields=sorted(changed))
+        push_changed(tournament.pk)
+        return tournament
+
+    return locked(Tournament, tournament_id, work)

@@ -138,6 +138,11 @@ class Tournament(models.Model):
         _("check-in"), max_length=10, choices=Window.choices, default=Window.NOT_OPEN
     )
     members_only = models.BooleanField(_("club members only"), default=False)
+    allow_bots = models.BooleanField(
+        _("allow bot accounts"),
+        default=False,
+        help_text=_("Accounts marked as bots (programs) may register."),
+    )
     min_rating = models.IntegerField(_("minimum rating"), null=True, blank=True)
     max_rating = models.IntegerField(_("maximum rating"), null=True, blank=True)
     capacity = models.PositiveIntegerField(_("capacity"), null=True, blank=True)

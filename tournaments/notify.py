@@ -148,3 +148,12 @@ def _email_notice(notice: Notice, user, subject: str) -> None:
         recipient_list=[user.email],
     )
     Notice.objects.filter(pk=notice.pk).update(emailed_at=timezone.now())
+
+
+def mark_notices_read(user: Any, notice_ids: list[int] | None = None) -> int:
+    """Mark the user's notices read (``notice_ids``, or all); how many changed. Someone
+    else's notice is never touched."""
+    notices = Notice.objects.filter(user=user, read_at__isnull=True)
+    if notice_ids is not None:
+        notices = notices.filter(pk__in=notice_ids)
+    return notices.update(read_at=timezone.now())

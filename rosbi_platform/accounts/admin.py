@@ -1,7 +1,11 @@
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
 
-from rosbi_platform.accounts.models import Club, ClubMembership, Profile, User
+from rosbi_platform.accounts import tokens
+from rosbi_platform.accounts.models import AccessToken, Club, ClubMembership, Profile, User
 
 
 class ProfileInline(admin.StackedInline):
@@ -40,3 +44,31 @@ class ClubMembershipAdmin(admin.ModelAdmin):
     list_display = ["club", "user", "role", "joined"]
     list_filter = ["role", "club"]
     autocomplete_fields = ["user", "club"]
+
+
+@admin.register(AccessToken)
+class AccessTokenAdmin(admin.ModelAdmin):
+    """Tokens are made by their owners on the profile page; staff can only look and revoke."""
+
+    list_display = ["name", "user", "prefix", "created_at", "last_used_at", "revoked_at"]
+    list_filter = ["revoked_at"]
+    search_fields = ["name", "user__username", "prefix"]
+    readonly_fields = [
+        "user",
+        "name",
+        "prefix",
+        "scopes",
+        "created_at",
+        "last_used_at",
+        "revoked_at",
+    ]
+    exclude = ["secret_hash"]
+    actions = ["revoke"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    @admin.action(description=_("Revoke the selected tokens"))
+    def revoke(self, request: HttpRequest, queryset: QuerySet[AccessToken]) -> None:
+        for token in queryset.select_related("user"):
+            tokens.revoke_token(token.user, token.pk)

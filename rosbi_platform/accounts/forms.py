@@ -6,7 +6,7 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
-from rosbi_platform.accounts.models import Profile, User
+from rosbi_platform.accounts.models import AccessToken, Profile, User
 
 
 class SignUpForm(UserCreationForm):
@@ -34,3 +34,29 @@ class ProfileForm(forms.ModelForm):
         model = Profile
         fields = ["display_name", "card_look", "language", "time_zone"]
         widgets = {"card_look": forms.RadioSelect}
+
+
+class TokenForm(forms.Form):
+    """A new personal access token: a name to recognise it by and what it may do."""
+
+    name = forms.CharField(
+        label=_("Token name"),
+        max_length=60,
+        help_text=_('What uses it, e.g. "my bot" or "league spreadsheet".'),
+    )
+    scopes = forms.MultipleChoiceField(
+        label=_("Scopes"),
+        choices=AccessToken.Scope.choices,
+        widget=forms.CheckboxSelectMultiple,
+        initial=[AccessToken.Scope.READ],
+    )
+
+
+class BotAccountForm(forms.Form):
+    confirm = forms.BooleanField(
+        label=_("I understand: this account becomes a bot account for good."),
+        help_text=_(
+            "A bot account is played by a program. It cannot be undone; ranked play and "
+            "tournaments that do not allow bots refuse it."
+        ),
+    )

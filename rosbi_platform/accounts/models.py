@@ -43,6 +43,9 @@ class Profile(models.Model):
     time_zone = models.CharField(
         _("time zone"), max_length=64, default="Europe/Berlin", validators=[validate_time_zone]
     )
+    # Set once by the owner (``services.mark_as_bot``) and never cleared: a program plays this
+    # account, and tables, the ranked queue and tournaments decide whether they take bots.
+    bot_since = models.DateTimeField(_("bot account since"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("profile")
@@ -50,6 +53,10 @@ class Profile(models.Model):
 
     def __str__(self) -> str:
         return self.public_name
+
+    @property
+    def is_bot(self) -> bool:
+        return self.bot_since is not None
 
     @property
     def public_name(self) -> str:
@@ -96,3 +103,36 @@ class ClubMembership(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} @ {self.club} ({self.role})"
+
+
+class AccessToken(models.Model):
+    """A personal access token for programs: only the SHA-256 of the secret is stored, so a
+    leaked database shows no usable token; the secret is shown once when it is created."""
+
+    class Scope(models.TextChoices):
+        READ = "read", _("Read")
+        PLAY = "play", _("Play (tables and the ranked queue)")
+        TOURNAMENT_WRITE = "tournament:write", _("Organise tournaments")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="access_tokens"
+    )
+    name = models.CharField(_("name"), max_length=60)
+    prefix = models.CharField(_("starts with"), max_length=16)
+    secret_hash = models.CharField(max_length=64, unique=True)
+    scopes = models.JSONField(_("scopes"), default=list)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    last_used_at = models.DateTimeField(_("last used"), null=True, blank=True)
+    revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        verbose_name = _("access token")
+        verbose_name_plural = _("access tokens")
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…)"
+
+    @property
+    def active(self) -> bool:
+        return self.revoked_at is None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.contrib.auth.password_validation import validate_password
 from django.db import transaction
+from django.utils import timezone
 
 from rosbi_platform.accounts.models import Club, ClubMembership, Profile, User
 
@@ -58,3 +59,16 @@ def add_club_member(
         club=club, user=user, defaults={"role": role}
     )
     return membership
+
+
+def mark_as_bot(user: User) -> Profile:
+    """Mark the account as played by a program, for good (as Lichess does): tables, the ranked
+    queue and tournaments then decide whether they take it. Marking twice changes nothing."""
+    with transaction.atomic():
+        profile = Profile.objects.select_for_update().filter(user=user).first()
+        if profile is None:
+            profile = ensure_profile(user)
+        if profile.bot_since is None:
+            profile.bot_since = timezone.now()
+            profile.save(update_fields=["bot_since"])
+    return profile

@@ -33,4 +33,7 @@ urlpatterns = [
     ),
     path("profile/", views.profile_view, name="profile"),
     path("profile/edit/", views.profile_edit, name="profile_edit"),
+    path("profile/tokens/", views.token_create, name="token_create"),
+    path("profile/tokens/<int:token_id>/revoke/", views.token_revoke, name="token_revoke"),
+    path("profile/bot/", views.bot_account, name="bot_account"),
 ]

@@ -10,10 +10,17 @@ from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
-from rosbi_platform.accounts.forms import ProfileForm, SignUpForm
-from rosbi_platform.accounts.selectors import list_user_memberships
-from rosbi_platform.accounts.services import ensure_profile, register_user, update_profile
+from rosbi_platform.accounts import tokens
+from rosbi_platform.accounts.forms import BotAccountForm, ProfileForm, SignUpForm, TokenForm
+from rosbi_platform.accounts.selectors import list_tokens, list_user_memberships
+from rosbi_platform.accounts.services import (
+    ensure_profile,
+    mark_as_bot,
+    register_user,
+    update_profile,
+)
 
 
 def remember_language(response: HttpResponse, language: str) -> HttpResponse:
@@ -71,14 +78,73 @@ class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
     success_url = reverse_lazy("accounts:password_reset_complete")
 
 
-@login_required
-def profile_view(request: HttpRequest) -> HttpResponse:
+def _profile_page(
+    request: HttpRequest,
+    *,
+    token_form: TokenForm | None = None,
+    new_secret: str | None = None,
+    status: int = 200,
+) -> HttpResponse:
     profile = ensure_profile(request.user)
     return render(
         request,
         "accounts/profile.html",
-        {"profile": profile, "memberships": list_user_memberships(request.user)},
+        {
+            "profile": profile,
+            "memberships": list_user_memberships(request.user),
+            "tokens": list_tokens(request.user),
+            "token_form": token_form or TokenForm(),
+            "new_secret": new_secret,
+            "bot_form": BotAccountForm(),
+        },
+        status=status,
     )
+
+
+@login_required
+def profile_view(request: HttpRequest) -> HttpResponse:
+    return _profile_page(request)
+
+
+@login_required
+@require_POST
+def token_create(request: HttpRequest) -> HttpResponse:
+    """Create a token and show its secret on this one page (never stored, never again)."""
+    form = TokenForm(request.POST)
+    if not form.is_valid():
+        return _profile_page(request, token_form=form, status=400)
+    try:
+        new = tokens.create_token(
+            request.user, form.cleaned_data["name"], form.cleaned_data["scopes"]
+        )
+    except tokens.TokenError as error:
+        form.add_error(None, str(error))
+        return _profile_page(request, token_form=form, status=400)
+    return _profile_page(request, new_secret=new.secret)
+
+
+@login_required
+@require_POST
+def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
+    try:
+        tokens.revoke_token(request.user, token_id)
+        messages.success(request, _("The token is revoked: programs using it are refused."))
+    except tokens.TokenError as error:
+        messages.error(request, str(error))
+    return redirect("accounts:profile")
+
+
+@login_required
+@require_POST
+def bot_account(request: HttpRequest) -> HttpResponse:
+    """Mark the account as a bot, once the owner has ticked the confirmation."""
+    form = BotAccountForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Tick the confirmation to make this a bot account."))
+        return redirect("accounts:profile")
+    mark_as_bot(request.user)
+    messages.success(request, _("This is now a bot account."))
+    return redirect("accounts:profile")
 
 
 @login_required

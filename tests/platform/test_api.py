@@ -1,0 +1,150 @@
+"""API v1 basics: personal access tokens (hash only, scopes, last use, revocation), session
+clients with CSRF, the one error shape, throttling with a 429, and the OpenAPI schema."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+
+import pytest
+import yaml
+from django.core.management import call_command
+from django.test import override_settings
+from django.utils import timezone
+
+from rosbi_platform.accounts import tokens
+from rosbi_platform.accounts.models import AccessToken
+from tests.api_clients import assert_error, session_client, token_client
+from tests.games.factories import UserFactory
+
+pytestmark = [pytest.mark.django_db]
+
+
+def test_a_token_is_stored_as_a_hash_and_shown_once():
+    user = UserFactory()
+    new = tokens.create_token(user, "my bot", ["play", "read"])
+
+    assert new.secret.startswith("rosbi_") and len(new.secret) > 40
+    stored = AccessToken.objects.get(pk=new.token.pk)
+    assert stored.secret_hash == hashlib.sha256(new.secret.encode()).hexdigest()
+    assert new.secret not in str(AccessToken.objects.filter(pk=stored.pk).values().get())
+    assert stored.scopes == ["read", "play"]
+    assert tokens.authenticate_token(new.secret).user == user
+    assert tokens.authenticate_token(new.secret[:-1] + "x") is None
+
+
+@pytest.mark.parametrize(
+    ("name", "scopes"), [("", ["read"]), ("bot", []), ("bot", ["admin"]), ("x" * 61, ["read"])]
+)
+def test_a_token_needs_a_name_and_known_scopes(name, scopes):
+    with pytest.raises(tokens.TokenError):
+        tokens.create_token(UserFactory(), name, scopes)
+    assert not AccessToken.objects.exists()
+
+
+def test_last_use_is_written_at_most_once_a_minute():
+    new = tokens.create_token(UserFactory(), "bot", ["read"])
+    tokens.authenticate_token(new.secret)
+    first = AccessToken.objects.get(pk=new.token.pk).last_used_at
+    assert first is not None
+    tokens.authenticate_token(new.secret)
+    assert AccessToken.objects.get(pk=new.token.pk).last_used_at == first
+    AccessToken.objects.filter(pk=new.token.pk).update(
+        last_used_at=timezone.now() - dt.timedelta(minutes=2)
+    )
+    tokens.authenticate_token(new.secret)
+    assert AccessToken.objects.get(pk=new.token.pk).last_used_at > first
+
+
+def test_the_bearer_token_authenticates_and_a_revoked_one_is_refused():
+    user = UserFactory()
+    client = token_client(user, ["read"])
+    me = client.get("/api/v1/me")
+    assert me.status_code == 200
+    assert me.json() == {
+        "user_id": user.pk,
+        "username": user.username,
+        "name": user.profile.display_name,
+        "bot": False,
+        "scopes": ["read"],
+    }
+    token = AccessToken.objects.get(user=user)
+    assert tokens.revoke_token(user, token.pk) is True
+    assert tokens.revoke_token(user, token.pk) is False
+    body = assert_error(client.get("/api/v1/me"), 401, "authentication_failed")
+    assert "revoked" in body["detail"]
+
+
+def test_only_the_owner_revokes_a_token():
+    owner, other = UserFactory(), UserFactory()
+    token = tokens.create_token(owner, "bot", ["read"]).token
+    with pytest.raises(tokens.TokenError):
+        tokens.revoke_token(other, token.pk)
+    assert AccessToken.objects.get(pk=token.pk).revoked_at is None
+
+
+def test_without_credentials_an_action_is_a_401_not_a_redirect():
+    response = session_client().post("/api/v1/tables", {}, format="json")
+    body = assert_error(response, 401, "not_authenticated")
+    assert response["WWW-Authenticate"].startswith("Bearer")
+    assert "token" in body["detail"]
+
+
+def test_a_token_without_the_scope_is_refused():
+    client = token_client(UserFactory(), ["read"])
+    body = assert_error(client.post("/api/v1/tables", {}, format="json"), 403)
+    assert "play" in body["detail"]
+    assert client.get("/api/v1/tables").status_code == 200
+    write_only = token_client(UserFactory(), ["play"])
+    assert "read" in assert_error(write_only.get("/api/v1/tables"), 403)["detail"]
+
+
+def test_a_session_client_needs_the_csrf_token_for_writes():
+    user = UserFactory()
+    client = session_client(user, csrf=True)
+    assert client.get("/api/v1/me").status_code == 200
+    refused = client.post("/api/v1/tables", {"size": 3}, format="json")
+    assert "CSRF" in assert_error(refused, 403)["detail"]
+    # A program with a token needs no CSRF token.
+    assert token_client(user).post("/api/v1/tables", {"size": 3}, format="json").status_code == 201
+
+
+def test_invalid_input_names_the_field():
+    client = token_client(UserFactory())
+    body = assert_error(client.post("/api/v1/tables", {"size": 9}, format="json"), 400, "invalid")
+    assert list(body["errors"]) == ["size"]
+    assert body["errors"]["size"][0] in body["detail"]
+    assert_error(client.get("/api/v1/tables/999999"), 404, "not_found")
+    assert_error(client.get("/api/v1/no-such-thing"), 404, "not_found")
+    assert_error(client.post("/api/v1/tables", "{not json", content_type="application/json"), 400)
+
+
+@override_settings(API_THROTTLE_RATES={"token": "3/min"})
+def test_a_token_over_its_rate_gets_a_429_in_the_error_shape():
+    client = token_client(UserFactory(), ["read"])
+    for _ in range(3):
+        assert client.get("/api/v1/me").status_code == 200
+    response = client.get("/api/v1/me")
+    body = assert_error(response, 429, "throttled")
+    assert int(response["Retry-After"]) > 0
+    assert "try again" in body["detail"]
+
+
+def test_the_schema_has_no_warnings_and_the_docs_are_served(tmp_path):
+    call_command(
+        "spectacular", "--validate", "--fail-on-warn", "--file", str(tmp_path / "schema.yml")
+    )
+    text = (tmp_path / "schema.yml").read_text()
+    assert "/api/v1/tables/{id}/join" in text and "tokenAuth" in text
+    operations = {
+        f"{method.upper()} {path}": operation
+        for path, methods in yaml.safe_load(text)["paths"].items()
+        for method, operation in methods.items()
+    }
+    assert len(operations) > 30
+    undescribed = [name for name, op in operations.items() if not op.get("summary")]
+    without_examples = [name for name, op in operations.items() if "'examples'" not in str(op)]
+    assert undescribed == [] and without_examples == []
+    client = session_client()
+    assert client.get("/api/docs/").status_code == 200
+    assert client.get("/api/redoc/").status_code == 200
