@@ -580,6 +580,10 @@ class Series(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    @property
+    def weekday_labels(self) -> list[str]:
+        return [str(Weekday(day).label) for day in self.weekdays]
+
     def template(self) -> dict:
         """The fields every event of the series is created (or updated) with."""
         fields = {name: getattr(self, name) for name in SERIES_TEMPLATE_FIELDS}
