@@ -401,6 +401,23 @@ class SeriesSkipInline(admin.TabularInline):
     extra = 1
     fields = ["date"]
 
+    def _may(self, request, obj) -> bool:
+        if obj is None:
+            return request.user.is_superuser or bool(selectors.managed_club_ids(request.user))
+        return selectors.can_manage_club(request.user, obj.club_id)
+
+    def has_view_permission(self, request, obj=None):
+        return request.user.is_staff and self._may(request, obj)
+
+    def has_change_permission(self, request, obj=None):
+        return request.user.is_staff and self._may(request, obj)
+
+    def has_add_permission(self, request, obj=None):
+        return request.user.is_staff and self._may(request, obj)
+
+    def has_delete_permission(self, request, obj=None):
+        return request.user.is_staff and self._may(request, obj)
+
 
 @admin.register(Series)
 class SeriesAdmin(_ClubScoped, admin.ModelAdmin):
@@ -487,6 +504,7 @@ class SeriesAdmin(_ClubScoped, admin.ModelAdmin):
             self.message_user(request, str(error), messages.ERROR)
 
     def save_formset(self, request, form, formset, change):
+        formset.new_objects, formset.changed_objects, formset.deleted_objects = [], [], []
         if formset.model is not SeriesSkip or form.instance.pk is None:
             return
         series = form.instance
