@@ -105,7 +105,11 @@ class SeriesForm(forms.ModelForm):
         label=_("local start time"),
         widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
     )
-    time_zone = forms.ChoiceField(label=_("time zone"), choices=time_zone_choices)
+    # Declared fields take no initial value from the model's default: without one the list
+    # would start at "Africa/Abidjan". The organiser page passes the organiser's own zone.
+    time_zone = forms.ChoiceField(
+        label=_("time zone"), choices=time_zone_choices, initial="Europe/Berlin"
+    )
 
     class Meta:
         model = Series

@@ -43,7 +43,9 @@ def series_new(request: HttpRequest, slug: str) -> HttpResponse:
     club = get_object_or_404(Club, slug=slug)
     if not selectors.can_manage_club(request.user, club.pk):
         return _refused()
-    form = SeriesForm(request.POST or None)
+    form = SeriesForm(
+        request.POST or None, initial={"time_zone": timezone.get_current_timezone_name()}
+    )
     if request.method == "POST" and form.is_valid():
         try:
             series = series_service.create_series(

@@ -99,6 +99,7 @@ def test_an_organiser_creates_and_edits_a_series_on_the_site_in_german(client):
     page = client.get(reverse("tournaments:series_new", args=[club.slug])).content.decode()
     assert 'type="checkbox" name="weekdays" value="3"' in page
     assert 'type="time" name="start_time"' in page
+    assert '<option value="Europe/Berlin" selected>' in page  # the organiser's zone
     assert "Donnerstag" in page and "Wochentage" in page
     assert "{" not in page.split("<form", 1)[1].split("</form>")[0]  # no JSON field
 
