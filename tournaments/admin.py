@@ -16,9 +16,22 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from rosbi_platform.accounts.models import Club
 from tournaments import entries, events, exports, results, rounds, selectors
+from tournaments import series as series_service
 from tournaments.common import TournamentError, log_action
-from tournaments.models import AuditLog, Entry, PhysicalResult, Round, Standing, Tournament
+from tournaments.forms import SeriesForm
+from tournaments.models import (
+    SERIES_TEMPLATE_FIELDS,
+    AuditLog,
+    Entry,
+    PhysicalResult,
+    Round,
+    Series,
+    SeriesSkip,
+    Standing,
+    Tournament,
+)
 
 
 class _ClubScoped:
@@ -378,3 +391,163 @@ class PhysicalResultAdmin(_ClubScoped, admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None):
         return False
+
+
+class SeriesSkipInline(admin.TabularInline):
+    """Skipped dates; an added or removed date goes through ``series.skip_date`` /
+    ``unskip_date`` (``SeriesAdmin.save_formset``), so an event on it is cancelled."""
+
+    model = SeriesSkip
+    extra = 1
+    fields = ["date"]
+
+    def _may(self, request, obj) -> bool:
+        if obj is None:
+            return request.user.is_superuser or bool(selectors.managed_club_ids(request.user))
+        return selectors.can_manage_club(request.user, obj.club_id)
+
+    def has_view_permission(self, request, obj=None):
+        return request.user.is_staff and self._may(request, obj)
+
+    def has_change_permission(self, request, obj=None):
+        return request.user.is_staff and self._may(request, obj)
+
+    def has_add_permission(self, request, obj=None):
+        return request.user.is_staff and self._may(request, obj)
+
+    def has_delete_permission(self, request, obj=None):
+        return request.user.is_staff and self._may(request, obj)
+
+
+@admin.register(Series)
+class SeriesAdmin(_ClubScoped, admin.ModelAdmin):
+    """Recurring events: the form is the site's (weekday checkboxes, time picker, zone list);
+    saving and the actions call ``tournaments.series``."""
+
+    form = SeriesForm
+    list_display = ["name", "club", "weekday_list", "start_time", "time_zone", "active"]
+    list_filter = ["active", "club"]
+    search_fields = ["name"]
+    inlines = [SeriesSkipInline]
+    actions = ["create_upcoming_events", "pause_series", "resume_series"]
+    fieldsets = [
+        (None, {"fields": ["club", "name", "active"]}),
+        (
+            gettext_lazy("When"),
+            {"fields": ["weekdays", "start_time", "time_zone", "weeks_ahead"]},
+        ),
+        (
+            gettext_lazy("Every event"),
+            {"fields": ["description", "format", "mode", "rounds", "table_size", "min_players"]},
+        ),
+        (
+            gettext_lazy("Entry"),
+            {"fields": ["members_only", "min_rating", "max_rating", "capacity", "rated"]},
+        ),
+        (
+            gettext_lazy("Play"),
+            {
+                "classes": ["collapse"],
+                "fields": [
+                    name
+                    for name in SERIES_TEMPLATE_FIELDS
+                    if name
+                    not in {
+                        "description",
+                        "format",
+                        "mode",
+                        "rounds",
+                        "table_size",
+                        "min_players",
+                        "members_only",
+                        "min_rating",
+                        "max_rating",
+                        "capacity",
+                        "rated",
+                    }
+                ],
+            },
+        ),
+    ]
+
+    def _may(self, request: HttpRequest, obj: Any) -> bool:
+        if obj is None:
+            return request.user.is_superuser or bool(selectors.managed_club_ids(request.user))
+        return selectors.can_manage_club(request.user, obj.club_id)
+
+    @admin.display(description=gettext_lazy("weekdays"))
+    def weekday_list(self, obj: Series) -> str:
+        return ", ".join(obj.weekday_labels)
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        form = super().get_form(request, obj, change=change, **kwargs)
+        if "club" in form.base_fields:
+            if change:
+                form.base_fields["club"].disabled = True
+            elif not request.user.is_superuser:
+                form.base_fields["club"].queryset = Club.objects.filter(
+                    pk__in=selectors.managed_club_ids(request.user)
+                )
+        return form
+
+    def save_model(self, request, obj, form, change):
+        fields = form.service_fields()
+        try:
+            if change:
+                series_service.update_series(obj.pk, request.user, **fields)
+            else:
+                created = series_service.create_series(
+                    club=form.cleaned_data["club"], by=request.user, **fields
+                )
+                obj.pk = created.pk
+        except TournamentError as error:
+            self.message_user(request, str(error), messages.ERROR)
+
+    def save_formset(self, request, form, formset, change):
+        formset.new_objects, formset.changed_objects, formset.deleted_objects = [], [], []
+        if formset.model is not SeriesSkip or form.instance.pk is None:
+            return
+        series = form.instance
+        for skip_form in formset.forms:
+            day = skip_form.cleaned_data.get("date") if skip_form.is_valid() else None
+            if day is None:
+                continue
+            try:
+                if skip_form.cleaned_data.get("DELETE"):
+                    if skip_form.instance.pk:
+                        series_service.unskip_date(series.pk, skip_form.instance.date, request.user)
+                elif not skip_form.instance.pk:
+                    series_service.skip_date(series.pk, day, request.user)
+                elif "date" in skip_form.changed_data:
+                    series_service.unskip_date(
+                        series.pk,
+                        SeriesSkip.objects.get(pk=skip_form.instance.pk).date,
+                        request.user,
+                    )
+                    series_service.skip_date(series.pk, day, request.user)
+            except TournamentError as error:
+                self.message_user(request, f"{day}: {error}", messages.ERROR)
+
+    @admin.action(description=gettext_lazy("Create the upcoming events now"))
+    def create_upcoming_events(self, request, queryset):
+        created = sum(len(series_service.create_upcoming_events(s.pk)) for s in queryset)
+        self.message_user(
+            request,
+            ngettext("%(count)s event created.", "%(count)s events created.", created)
+            % {"count": created},
+        )
+
+    def _set_active(self, request, queryset, active: bool) -> None:
+        for series in queryset:
+            try:
+                series_service.update_series(series.pk, request.user, active=active)
+            except TournamentError as error:
+                self.message_user(request, f"{series}: {error}", messages.ERROR)
+
+    @admin.action(description=gettext_lazy("Pause (no new events)"))
+    def pause_series(self, request, queryset):
+        self._set_active(request, queryset, False)
+
+    @admin.action(description=gettext_lazy("Resume"))
+    def resume_series(self, request, queryset):
+        self._set_active(request, queryset, True)

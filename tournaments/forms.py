@@ -1,13 +1,15 @@
-"""Forms of the tournament pages: the physical score sheet."""
+"""Forms of the tournament pages: the physical score sheet, a recurring series."""
 
 from __future__ import annotations
 
+import zoneinfo
 from dataclasses import dataclass, field
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.common import SheetError
+from tournaments.models import SERIES_TEMPLATE_FIELDS, Series, Tournament, Weekday
 from tournaments.sheet_texts import CONTRACT_NAMES
 from tournaments.sheets import CONTRACTS
 
@@ -71,3 +73,62 @@ class ScoreSheetForm(forms.Form):
             )
             for deal, contract in enumerate(CONTRACTS)
         ]
+
+
+def time_zone_choices() -> list[tuple[str, str]]:
+    return [(zone, zone) for zone in sorted(zoneinfo.available_timezones())]
+
+
+SERIES_FORM_FIELDS = [
+    "name",
+    "weekdays",
+    "start_time",
+    "time_zone",
+    "weeks_ahead",
+    "active",
+    *SERIES_TEMPLATE_FIELDS,
+]
+
+
+class SeriesForm(forms.ModelForm):
+    """A recurring event: weekdays as checkboxes, a time picker, a zone list, and the event
+    settings as the Tournament's own fields (the site's organiser page and the admin)."""
+
+    weekdays = forms.TypedMultipleChoiceField(
+        label=_("weekdays"),
+        choices=Weekday.choices,
+        coerce=int,
+        widget=forms.CheckboxSelectMultiple,
+        error_messages={"required": _("Choose at least one weekday.")},
+    )
+    start_time = forms.TimeField(
+        label=_("local start time"),
+        widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+    )
+    # Declared fields take no initial value from the model's default: without one the list
+    # would start at "Africa/Abidjan". The organiser page passes the organiser's own zone.
+    time_zone = forms.ChoiceField(
+        label=_("time zone"), choices=time_zone_choices, initial="Europe/Berlin"
+    )
+
+    class Meta:
+        model = Series
+        fields = SERIES_FORM_FIELDS
+        widgets = {"description": forms.Textarea(attrs={"rows": 3})}
+
+    def clean(self) -> dict:
+        data = super().clean()
+        if data.get("mode") == Tournament.Mode.HYBRID and data.get("format") in (
+            Tournament.Format.KNOCKOUT,
+            Tournament.Format.FIXED,
+        ):
+            raise forms.ValidationError(_("Hybrid events use Swiss or duplicate seating."))
+        return data
+
+    def service_fields(self) -> dict:
+        """The cleaned values the series services take (everything but the club)."""
+        return {name: self.cleaned_data[name] for name in SERIES_FORM_FIELDS}
+
+
+class SkipDateForm(forms.Form):
+    date = forms.DateField(label=_("date"), widget=forms.DateInput(attrs={"type": "date"}))

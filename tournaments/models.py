@@ -13,8 +13,9 @@ import secrets
 import zoneinfo
 
 from django.conf import settings
+from django.contrib.postgres.fields import ArrayField
 from django.core.exceptions import ValidationError
-from django.core.validators import MinValueValidator
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -181,6 +182,17 @@ class Tournament(models.Model):
     seed = models.CharField(_("seed"), max_length=32, default=new_tournament_seed, editable=False)
     standings_version = models.PositiveIntegerField(default=0, editable=False)
     created = models.DateTimeField(auto_now_add=True, null=True)
+    series = models.ForeignKey(
+        "tournaments.Series",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="events",
+        verbose_name=_("series"),
+        editable=False,
+    )
+    # The series' occurrence this event is (UTC); None once it left the series' schedule.
+    series_occurrence = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["starts_at", "name"]
@@ -190,7 +202,12 @@ class Tournament(models.Model):
             models.CheckConstraint(
                 condition=models.Q(table_size__gte=3, table_size__lte=6),
                 name="tournament_table_size_3_to_6",
-            )
+            ),
+            models.UniqueConstraint(
+                fields=["series", "series_occurrence"],
+                condition=models.Q(series__isnull=False, series_occurrence__isnull=False),
+                name="one_event_per_series_occurrence",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -477,3 +494,142 @@ class AuditLog(models.Model):
     def __str__(self) -> str:
         actor = self.actor or gettext("scheduler")
         return f"{self.created:%Y-%m-%d %H:%M} {actor}: {self.action}"
+
+
+# --------------------------------------------------------------------------- recurring events
+
+# The settings a series gives each of its events: the Tournament's own fields (label, choices,
+# default, validators) cloned below, so a series event is created exactly like any other event
+# (``events.create_tournament`` validates it with ``Tournament.full_clean``).
+SERIES_TEMPLATE_FIELDS = (
+    "description",
+    "format",
+    "mode",
+    "rounds",
+    "table_size",
+    "allow_other_sizes",
+    "min_players",
+    "scheduling",
+    "round_interval_minutes",
+    "first_round",
+    "rated",
+    "doubling",
+    "layout",
+    "members_only",
+    "min_rating",
+    "max_rating",
+    "capacity",
+    "avoid_same_club",
+    "knockout_advance",
+    "turn_seconds",
+    "no_show_grace_minutes",
+    "no_show_policy",
+)
+
+
+def default_weekdays() -> list[int]:
+    return [3]  # Thursday
+
+
+class Weekday(models.IntegerChoices):
+    MONDAY = 0, _("Monday")
+    TUESDAY = 1, _("Tuesday")
+    WEDNESDAY = 2, _("Wednesday")
+    THURSDAY = 3, _("Thursday")
+    FRIDAY = 4, _("Friday")
+    SATURDAY = 5, _("Saturday")
+    SUNDAY = 6, _("Sunday")
+
+
+class Series(models.Model):
+    """A recurring event ("every Thursday 19:30 Europe/Berlin, Swiss, 4 rounds"): its schedule
+    and the template of its events. ``series.create_upcoming_events`` creates the events of
+    the next ``weeks_ahead`` weeks, one per occurrence (``one_event_per_series_occurrence``)."""
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="series")
+    name = models.CharField(_("name"), max_length=100)
+    weekdays = ArrayField(
+        models.PositiveSmallIntegerField(choices=Weekday.choices),
+        verbose_name=_("weekdays"),
+        default=default_weekdays,
+    )
+    start_time = models.TimeField(_("local start time"))
+    time_zone = models.CharField(
+        _("time zone"), max_length=64, default="Europe/Berlin", validators=[validate_time_zone]
+    )
+    weeks_ahead = models.PositiveSmallIntegerField(
+        _("create events this many weeks ahead"),
+        default=4,
+        validators=[MinValueValidator(1), MaxValueValidator(26)],
+    )
+    active = models.BooleanField(
+        _("active"), default=True, help_text=_("Only an active series creates new events.")
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    for _name in SERIES_TEMPLATE_FIELDS:
+        locals()[_name] = Tournament._meta.get_field(_name).clone()
+    del _name
+
+    class Meta:
+        ordering = ["club", "name"]
+        verbose_name = _("series")
+        verbose_name_plural = _("series")
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(table_size__gte=3, table_size__lte=6),
+                name="series_table_size_3_to_6",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def weekday_labels(self) -> list[str]:
+        return [str(Weekday(day).label) for day in self.weekdays]
+
+    def template(self) -> dict:
+        """The fields every event of the series is created (or updated) with."""
+        fields = {name: getattr(self, name) for name in SERIES_TEMPLATE_FIELDS}
+        fields["time_zone"] = self.time_zone
+        return fields
+
+
+class SeriesSkip(models.Model):
+    """A local date on which the series does not meet (a holiday)."""
+
+    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="skips")
+    date = models.DateField(_("date"))
+
+    class Meta:
+        ordering = ["series", "date"]
+        verbose_name = _("skipped date")
+        verbose_name_plural = _("skipped dates")
+        constraints = [
+            models.UniqueConstraint(fields=["series", "date"], name="one_skip_per_series_date")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.series}: {self.date:%Y-%m-%d}"
+
+
+def new_calendar_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class CalendarToken(models.Model):
+    """The secret in a player's calendar feed URL; revoking replaces it (the old URL stops)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="calendar_token"
+    )
+    token = models.CharField(max_length=64, unique=True, default=new_calendar_token)
+    created = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("calendar token")
+        verbose_name_plural = _("calendar tokens")
+
+    def __str__(self) -> str:
+        return str(self.user)

@@ -18,6 +18,7 @@ from tournaments import duplicate as duplicate_algorithms
 from tournaments import knockout
 from tournaments.models import (
     AuditLog,
+    CalendarToken,
     Entry,
     Notice,
     PhysicalResult,
@@ -25,6 +26,7 @@ from tournaments.models import (
     RoundBye,
     RoundSeat,
     RoundTable,
+    Series,
     Standing,
     Tournament,
 )
@@ -555,3 +557,48 @@ def result_rows(tournament: Tournament) -> list[tuple[int, int, int, str, int | 
         (s.round.number, s.table.number, s.seat, entry_name(s.entry), s.total, s.forfeit)
         for s in seats
     ]
+
+
+# --------------------------------------------------------------------------- series and calendars
+
+RECENT_DAYS = 30
+
+
+def series_of_club(club: Club) -> QuerySet[Series]:
+    return Series.objects.filter(club=club).order_by("name")
+
+
+def active_series_ids() -> list[int]:
+    return list(Series.objects.filter(active=True).order_by("pk").values_list("pk", flat=True))
+
+
+def upcoming_series_events(series: Series) -> QuerySet[Tournament]:
+    """The series' events from today on (cancelled ones too, marked so on the page)."""
+    start_of_today = timezone.now() - dt.timedelta(hours=12)
+    return Tournament.objects.filter(series=series, starts_at__gte=start_of_today).order_by(
+        "starts_at"
+    )
+
+
+def club_calendar_events(club: Club) -> QuerySet[Tournament]:
+    """The club feed: its events of the last 30 days and every later one."""
+    since = timezone.now() - dt.timedelta(days=RECENT_DAYS)
+    return Tournament.objects.filter(club=club, starts_at__gte=since).order_by("starts_at")
+
+
+def player_calendar_events(user: Any) -> QuerySet[Tournament]:
+    """The player feed: every event the player entered and has not withdrawn from."""
+    return (
+        Tournament.objects.filter(
+            entries__user=user,
+            entries__status__in=[Entry.Status.REGISTERED, Entry.Status.CHECKED_IN],
+        )
+        .distinct()
+        .order_by("starts_at")
+    )
+
+
+def calendar_owner(token: str) -> Any | None:
+    """The user whose feed ``token`` opens (None for an unknown or revoked token)."""
+    found = CalendarToken.objects.filter(token=token).select_related("user").first()
+    return found.user if found else None

@@ -9,15 +9,20 @@ module; it imports them.
 
 from __future__ import annotations
 
+import logging
+
 from celery import shared_task
 
-from tournaments import notify, results, scheduler
+from tournaments import notify, results, scheduler, selectors, series
 from tournaments.common import (
     ADVANCE_TOURNAMENT_TASK,
     NOTIFY_EVENT_TASK,
     NOTIFY_TABLE_READY_TASK,
     RECOMPUTE_STANDINGS_TASK,
+    TournamentError,
 )
+
+logger = logging.getLogger(__name__)
 
 SWEEP_TASK_NAME = "tournaments.tasks.sweep_tournaments"
 
@@ -53,3 +58,19 @@ def notify_table_ready(round_id: int) -> int:
 def notify_event(tournament_id: int, kind: str) -> int:
     """Tell the players (and, when it waits for them, the organisers) what became of the event."""
     return notify.notify_event(tournament_id, kind)
+
+
+CREATE_SERIES_EVENTS_TASK = "tournaments.tasks.create_series_events"
+
+
+@shared_task(name=CREATE_SERIES_EVENTS_TASK, ignore_result=True)
+def create_series_events() -> int:
+    """Run by beat every hour: every active series creates its events of the next weeks (each
+    occurrence once; a series that cannot is logged and the others still run)."""
+    created = 0
+    for series_id in selectors.active_series_ids():
+        try:
+            created += len(series.create_upcoming_events(series_id))
+        except TournamentError:
+            logger.exception("series %s could not create its events", series_id)
+    return created

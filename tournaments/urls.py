@@ -1,12 +1,19 @@
 from django.urls import path
 
-from tournaments import views
+from tournaments import series_views, views
 
 app_name = "tournaments"
 
 urlpatterns = [
     path("", views.tournament_list, name="list"),
     path("clubs/<slug:slug>/", views.club_page, name="club"),
+    path("clubs/<slug:slug>/calendar.ics", series_views.club_calendar, name="club_calendar"),
+    path("clubs/<slug:slug>/series/", series_views.club_series, name="club_series"),
+    path("clubs/<slug:slug>/series/new/", series_views.series_new, name="series_new"),
+    path("series/<int:pk>/", series_views.series_edit, name="series_edit"),
+    path("series/<int:pk>/skip/", series_views.series_skip, name="series_skip"),
+    path("calendar/", series_views.my_calendar, name="my_calendar"),
+    path("calendar/<str:token>.ics", series_views.player_calendar, name="player_calendar"),
     path("tables/<int:table_id>/sheet/", views.score_sheet, name="sheet"),
     path("sheets/<int:sheet_id>/confirm/", views.confirm_sheet, name="confirm_sheet"),
     path("tables/<int:table_id>/present/", views.confirm_presence, name="present"),

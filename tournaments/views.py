@@ -34,8 +34,15 @@ from tournaments.sheets import CONTRACTS
 
 
 def tournament_list(request: HttpRequest) -> HttpResponse:
+    managed = (
+        Club.objects.filter(pk__in=selectors.managed_club_ids(request.user)).order_by("name")
+        if request.user.is_authenticated
+        else Club.objects.none()
+    )
     return render(
-        request, "tournaments/list.html", {"tournaments": selectors.list_upcoming_tournaments()}
+        request,
+        "tournaments/list.html",
+        {"tournaments": selectors.list_upcoming_tournaments(), "managed_clubs": managed},
     )
 
 
