@@ -9,6 +9,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from tournaments import selectors
+from tournaments.events import EDITABLE_FIELDS
 from tournaments.models import (
     Entry,
     Notice,
@@ -141,24 +142,8 @@ class TournamentWriteSerializer(serializers.ModelSerializer):
 class TournamentUpdateSerializer(serializers.ModelSerializer):
     class Meta:
         model = Tournament
-        fields = [
-            "name",
-            "description",
-            "starts_at",
-            "capacity",
-            "members_only",
-            "allow_bots",
-            "min_rating",
-            "max_rating",
-            "min_players",
-            "turn_seconds",
-            "round_interval_minutes",
-            "registration_opens_at",
-            "registration_closes_at",
-            "check_in_opens_at",
-            "check_in_closes_at",
-            "time_zone",
-        ]
+        # What ``events.update_tournament`` lets an organiser change before the start.
+        fields = sorted(EDITABLE_FIELDS)
 
 
 class RegisterSerializer(serializers.Serializer):
