@@ -13,9 +13,8 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db.models import Count, F, FloatField, Q, QuerySet, Window
+from django.db.models import Count, FloatField, Q, QuerySet
 from django.db.models.expressions import RawSQL
-from django.db.models.functions import RowNumber
 from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.translation import gettext, ngettext
@@ -875,15 +874,50 @@ def eligible_ratings(pool: str = LADDER_POOL, now: dt.datetime | None = None) ->
 RANK_ORDER = ("-mu", "-games", "user_id")
 
 
-def ranked_leaderboard(pool: str = LADDER_POOL, now: dt.datetime | None = None) -> QuerySet:
-    """Ranked players best first, each with ``rank`` (a window function over the ranked
-    players only): slicing it reads one page, never every player."""
-    rank = Window(RowNumber(), order_by=[F("mu").desc(), F("games").desc(), F("user_id").asc()])
-    return (
-        eligible_ratings(pool, now)
-        .select_related("user", "user__profile")
-        .annotate(rank=rank)
-        .order_by(*RANK_ORDER)
+class RankedPlayers:
+    """The ranked players best first, as a sequence a paginator slices: each slice is one
+    query for that page, and a row's ``rank`` is its position (the order is total: rating,
+    then Parties, then user id), so PostgreSQL never numbers every player. On a large
+    ladder (``CACHED_COUNT_FROM`` ranked players or more) ``count()`` is kept for
+    ``COUNT_SECONDS`` in the cache: a page of a 100,000-player ladder need not count them all
+    again, and a total a few seconds old only moves the last page. Smaller ladders count."""
+
+    COUNT_SECONDS = 10
+    CACHED_COUNT_FROM = 5_000
+
+    def __init__(self, queryset: QuerySet, pool: str) -> None:
+        self.queryset = queryset
+        self.pool = pool
+
+    def count(self) -> int:
+        from django.core.cache import cache
+
+        key = f"ratings:ranked-count:{self.pool}"
+        total = cache.get(key)
+        if total is None:
+            total = self.queryset.count()
+            if total >= self.CACHED_COUNT_FROM:
+                cache.set(key, total, self.COUNT_SECONDS)
+        return total
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def __getitem__(self, index: slice | int) -> Any:
+        if isinstance(index, int):
+            return self[index : index + 1][0]
+        start = index.start or 0
+        rows = list(self.queryset[index])
+        for offset, row in enumerate(rows):
+            row.rank = start + offset + 1
+        return rows
+
+
+def ranked_leaderboard(pool: str = LADDER_POOL, now: dt.datetime | None = None) -> RankedPlayers:
+    """Ranked players best first, each with ``rank``; slicing it reads one page."""
+    return RankedPlayers(
+        eligible_ratings(pool, now).select_related("user", "user__profile").order_by(*RANK_ORDER),
+        pool,
     )
 
 

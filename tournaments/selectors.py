@@ -366,24 +366,50 @@ def standings_rows(tournament: Tournament) -> QuerySet[Standing]:
     return Standing.objects.filter(tournament=tournament).select_related("entry__user__profile")
 
 
+STANDINGS_CACHE_SECONDS = 60
+
+
 def standings_payload(tournament: Tournament) -> dict[str, Any]:
     """The standings as the live page's JSON (pushed over the websocket after a recompute);
-    ``provisional`` marks players whose table is still playing the current round."""
-    provisional = provisional_entry_ids(tournament)
-    return {
-        "version": tournament.standings_version,
-        "rows": [
+    ``provisional`` marks players whose table is still playing the current round.
+
+    The rows change only with a recompute, which bumps ``standings_version``: they are kept
+    in the cache under that version (a 1,000-entrant event's rows take ~0.1 s to build, and
+    every reader of the page and the API asks for them). ``provisional`` changes when a round
+    starts, without a recompute, so it is read for every call (one query). A display name
+    changed since shows after at most ``STANDINGS_CACHE_SECONDS``.
+    """
+    from django.core.cache import cache
+
+    # The creation time tells this event from another database's event with the same id
+    # (test runs and staging share a Redis).
+    created = tournament.created.timestamp() if tournament.created else 0
+    key = f"tournaments:standings:{tournament.pk}:{created}:{tournament.standings_version}"
+    rows = cache.get(key)
+    if rows is None:
+        rows = [
             {
                 "rank": row.rank,
+                "entry_id": row.entry_id,
                 "name": entry_name(row.entry),
                 "points": round(row.points, 2),
                 "penalty": round(row.penalty, 2),
                 "opponents_points": round(row.opponents_points, 2),
                 "table_wins": row.table_wins,
                 "percent": None if row.percent is None else round(row.percent, 1),
-                "provisional": row.entry_id in provisional,
             }
             for row in standings_rows(tournament)
+        ]
+        cache.set(key, rows, STANDINGS_CACHE_SECONDS)
+    provisional = provisional_entry_ids(tournament)
+    return {
+        "version": tournament.standings_version,
+        "rows": [
+            {
+                **{name: value for name, value in row.items() if name != "entry_id"},
+                "provisional": row["entry_id"] in provisional,
+            }
+            for row in rows
         ],
     }
 

@@ -119,3 +119,28 @@ def test_registration_feedback_says_what_happened(eager_celery, client):
     assert said == [
         f"You are registered for Winter Cup. Check-in opens at {opens} (Europe/Berlin)."
     ]
+
+
+def test_standings_rows_are_built_once_per_version_and_provisional_is_always_fresh(
+    eager_celery, django_assert_num_queries
+):
+    """A 1,000-entrant event's rows cost ~0.1 s: they are cached under the standings version,
+    while which players are still playing (it changes when a round starts) is read each time."""
+    tournament, organiser = open_event(8, slug="cached-rank", mode=Tournament.Mode.PHYSICAL)
+    start_now(tournament, organiser)
+    scheduler.advance_tournament(tournament.pk)
+    done, playing = RoundTable.objects.filter(round__tournament=tournament).order_by("number")
+    enter_and_confirm(done, organiser, "cached-1")
+    tournament.refresh_from_db()
+    first = selectors.standings_payload(tournament)
+
+    with django_assert_num_queries(1):  # only the still-playing players
+        again = selectors.standings_payload(tournament)
+    assert again == first
+
+    enter_and_confirm(playing, organiser, "cached-2")  # a recompute: a new version
+    tournament.refresh_from_db()
+    after = selectors.standings_payload(tournament)
+    assert after["version"] > first["version"]
+    points = {row["name"]: row["points"] for row in after["rows"]}
+    assert points != {row["name"]: row["points"] for row in first["rows"]}
