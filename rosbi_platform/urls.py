@@ -24,6 +24,7 @@ api_router.register("notifications", tournaments_api.NoticeViewSet, basename="no
 api_router.register("leaderboard", ratings_api.LeaderboardViewSet, basename="leaderboard")
 api_router.register("players", ratings_api.PlayerViewSet, basename="player")
 api_router.register("seasons", ratings_api.SeasonViewSet, basename="season")
+api_router.register("series", tournaments_api.SeriesViewSet, basename="series")
 
 api_v1 = [
     path("me", accounts_api.MeView.as_view(), name="me"),

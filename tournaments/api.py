@@ -54,6 +54,7 @@ from tournaments.serializers import (
     RegisterSerializer,
     RoundSerializer,
     RoundTableSerializer,
+    SeriesSerializer,
     SheetSerializer,
     SheetSubmitSerializer,
     StandingsSerializer,
@@ -635,3 +636,58 @@ class NoticeViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         return Response(
             {"marked": notify.mark_notices_read(request.user, form.validated_data["ids"])}
         )
+
+
+SERIES_EXAMPLE = {
+    "id": 3,
+    "club": "hirschen",
+    "name": "Club evening",
+    "weekdays": [3],
+    "start_time": "19:30:00",
+    "time_zone": "Europe/Berlin",
+    "weeks_ahead": 4,
+    "active": True,
+    "format": "swiss",
+    "rounds": 4,
+    "mode": "online",
+    "table_size": 4,
+    "rated": False,
+    "members_only": True,
+    "skipped_dates": ["2026-12-24"],
+    "upcoming": [
+        {
+            "slug": "club-evening-2026-12-03",
+            "name": "Club evening 2026-12-03",
+            "starts_at": "2026-12-03T18:30:00Z",
+            "status": "registration",
+        }
+    ],
+}
+
+
+@extend_schema_view(
+    list=extend_schema(
+        summary="Recurring events (series)",
+        description="Every club's series, one club's with `?club=<slug>`; each with its "
+        "schedule (weekdays 0 = Monday, local time and zone), skipped dates and next events.",
+        parameters=[OpenApiParameter("club", str, description="A club's slug.")],
+        examples=[
+            OpenApiExample("Thursday club evening", value=SERIES_EXAMPLE, response_only=True)
+        ],
+    ),
+    retrieve=extend_schema(
+        summary="A series",
+        examples=[
+            OpenApiExample("Thursday club evening", value=SERIES_EXAMPLE, response_only=True)
+        ],
+        responses={200: SeriesSerializer, 404: ERRORS[404]},
+    ),
+)
+class SeriesViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """Read only: organisers create and edit series on the site (tournaments/series.py)."""
+
+    serializer_class = SeriesSerializer
+    lookup_value_regex = r"\d+"
+
+    def get_queryset(self) -> Any:
+        return selectors.public_series(self.request.query_params.get("club") or None)

@@ -594,6 +594,12 @@ def series_of_club(club: Club) -> QuerySet[Series]:
     return Series.objects.filter(club=club).order_by("name")
 
 
+def public_series(club_slug: str | None = None) -> QuerySet[Series]:
+    """Every club's series (what the API lists), one club's when ``club_slug`` is given."""
+    series = Series.objects.select_related("club").prefetch_related("skips").order_by("pk")
+    return series.filter(club__slug=club_slug) if club_slug else series
+
+
 def active_series_ids() -> list[int]:
     return list(Series.objects.filter(active=True).order_by("pk").values_list("pk", flat=True))
 

@@ -16,6 +16,7 @@ from tournaments.models import (
     PhysicalResult,
     Round,
     RoundTable,
+    Series,
     Tournament,
 )
 
@@ -273,3 +274,49 @@ class MarkReadSerializer(serializers.Serializer):
 
 class MarkedSerializer(serializers.Serializer):
     marked = serializers.IntegerField()
+
+
+class SeriesEventSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Tournament
+        fields = ["slug", "name", "starts_at", "status"]
+        read_only_fields = fields
+
+
+class SeriesSerializer(serializers.ModelSerializer):
+    """A club's recurring event: its schedule, the events' settings and the next events."""
+
+    club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    skipped_dates = serializers.SerializerMethodField()
+    upcoming = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Series
+        fields = [
+            "id",
+            "club",
+            "name",
+            "weekdays",
+            "start_time",
+            "time_zone",
+            "weeks_ahead",
+            "active",
+            "format",
+            "rounds",
+            "mode",
+            "table_size",
+            "rated",
+            "members_only",
+            "skipped_dates",
+            "upcoming",
+        ]
+        read_only_fields = fields
+
+    @extend_schema_field(serializers.ListField(child=serializers.DateField()))
+    def get_skipped_dates(self, series: Series) -> list[str]:
+        return [skip.date.isoformat() for skip in series.skips.all()]
+
+    @extend_schema_field(SeriesEventSerializer(many=True))
+    def get_upcoming(self, series: Series) -> list[dict[str, Any]]:
+        events = selectors.upcoming_series_events(series)
+        return SeriesEventSerializer(events, many=True).data

@@ -253,6 +253,24 @@ def notice(world: World) -> Any:
     )
 
 
+def series(world: World) -> Any:
+    from tournaments import series as series_actions
+
+    return series_actions.create_series(
+        club=world.club,
+        by=world.users["organiser"],
+        name="Club evening",
+        weekdays=[3],
+        start_time=dt.time(19, 30),
+    )
+
+
+def season(world: Any) -> Any:
+    from ratings import seasons
+
+    return seasons.current_season()
+
+
 PLAYER_AND_STAFF = {role: role in ("player", "staff") for role in ROLES}
 PLAYER_ONLY = {role: role == "player" for role in ROLES}
 EVERYONE = dict.fromkeys(ROLES, True)
@@ -263,6 +281,8 @@ LISTS: dict[str, tuple[str, Callable[[World], Any], dict[str, bool]]] = {
     "notifications": ("/api/v1/notifications", notice, PLAYER_ONLY),
     "tournaments": ("/api/v1/tournaments", event, EVERYONE),
     "clubs": ("/api/v1/clubs", lambda world: world.club, EVERYONE),
+    "series": ("/api/v1/series", series, EVERYONE),
+    "seasons": ("/api/v1/seasons", season, EVERYONE),
 }
 
 
