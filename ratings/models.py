@@ -39,7 +39,11 @@ class PlayerRating(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["user", "pool"], name="unique_rating_per_pool")
         ]
-        indexes = [models.Index(fields=["pool", "-mu"], name="rating_pool_mu")]
+        indexes = [
+            # The leaderboard's order (ratings.selectors.RANK_ORDER): a page is read by walking
+            # this index from the top, never by sorting every player of the pool.
+            models.Index(fields=["pool", "-mu", "-games", "user"], name="rating_rank_order"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.user_id} in {self.pool}: {self.display}"

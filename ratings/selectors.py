@@ -907,7 +907,12 @@ class RankedPlayers:
         if isinstance(index, int):
             return self[index : index + 1][0]
         start = index.start or 0
-        rows = list(self.queryset[index])
+        # Two reads: the page's ids along the ``rating_rank_order`` index (narrow rows, no
+        # join), then those rows with their users; one joined query sorted every eligible
+        # player with their user and profile instead.
+        ids = list(self.queryset.values_list("pk", flat=True)[index])
+        by_id = PlayerRating.objects.select_related("user", "user__profile").in_bulk(ids)
+        rows = [by_id[pk] for pk in ids]
         for offset, row in enumerate(rows):
             row.rank = start + offset + 1
         return rows
@@ -915,10 +920,7 @@ class RankedPlayers:
 
 def ranked_leaderboard(pool: str = LADDER_POOL, now: dt.datetime | None = None) -> RankedPlayers:
     """Ranked players best first, each with ``rank``; slicing it reads one page."""
-    return RankedPlayers(
-        eligible_ratings(pool, now).select_related("user", "user__profile").order_by(*RANK_ORDER),
-        pool,
-    )
+    return RankedPlayers(eligible_ratings(pool, now).order_by(*RANK_ORDER), pool)
 
 
 def rank_of(user: Any, pool: str = LADDER_POOL, now: dt.datetime | None = None) -> int | None:

@@ -49,7 +49,7 @@ def test_database_ranks_agree_with_the_ladder_rule():
 def test_a_page_is_one_read_and_ranks_continue_across_pages(django_assert_max_num_queries):
     population()
     client = session_client()
-    with django_assert_max_num_queries(3):  # count, the page (users and profiles joined)
+    with django_assert_max_num_queries(3):  # count, the page's ids, their rows with users
         second = client.get("/api/v1/leaderboard?page=2&page_size=4").json()
     assert [r["rank"] for r in second["results"]] == [5, 6, 7, 8]
 
