@@ -175,8 +175,14 @@ def run(args: argparse.Namespace) -> None:
     sampler.start()
     server = urlparse(args.server)
     pool = load_reads.Pool(server.hostname or "127.0.0.1", server.port or 80)
-    figures = asyncio.run(load_reads.open_loop(pool, plan, args.rate, args.seconds))
-    pool.close()
+
+    async def measure() -> dict[str, Any]:
+        try:
+            return await load_reads.open_loop(pool, plan, args.rate, args.seconds)
+        finally:
+            pool.close()  # inside the loop: its connections' transports need it
+
+    figures = asyncio.run(measure())
     stop.set()
     sampler.join()
     totals = [s["total"] for s in samples]
