@@ -9,7 +9,6 @@ snapshot already contains and fill gaps the channel layer (at most once) left, f
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import time
@@ -202,7 +201,7 @@ class TableConsumer(_NoConnectionChurn, AsyncJsonWebsocketConsumer):
         # and dropped by version if the snapshot already holds it.
         await self.channel_layer.group_add(self.group, self.channel_name)
         self.place = presence.table_place(self.table_id)
-        await asyncio.to_thread(presence.mark_present, self.user.pk, self.place)
+        presence.mark_present(self.user.pk, self.place)
         since = query.get("since", [None])[0]
         if since is not None and since.isdigit() and await self.replay(int(since)):
             return
@@ -214,7 +213,7 @@ class TableConsumer(_NoConnectionChurn, AsyncJsonWebsocketConsumer):
             self.user_frames = None
         if self.group is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
-            await asyncio.to_thread(presence.mark_absent, self.user.pk, self.place)
+            presence.mark_absent(self.user.pk, self.place)
 
     async def load_blocks(self) -> None:
         self.blocked = await database_sync_to_async(friends.blocked_ids)(self.user.pk)
@@ -332,7 +331,7 @@ class TableConsumer(_NoConnectionChurn, AsyncJsonWebsocketConsumer):
     async def handle_frame(self, content: dict[str, Any], client_id: Any) -> None:
         kind = content.get("type")
         if kind == "ping":
-            await asyncio.to_thread(presence.mark_present, self.user.pk, self.place)
+            presence.mark_present(self.user.pk, self.place)
             await self.send_json({"type": "pong"})
         elif kind == "move":
             await self.handle_move(content, client_id)
@@ -462,14 +461,14 @@ class LobbyConsumer(_NoConnectionChurn, AsyncJsonWebsocketConsumer):
         if self.user_id is not None:
             # The user's own group: invitations reach every lobby page they have open.
             await self.channel_layer.group_add(user_group_name(self.user_id), self.channel_name)
-            await asyncio.to_thread(presence.mark_present, self.user_id, presence.LOBBY)
+            presence.mark_present(self.user_id, presence.LOBBY)
         await self.send_tables()
 
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard(self.group, self.channel_name)
         if getattr(self, "user_id", None) is not None:
             await self.channel_layer.group_discard(user_group_name(self.user_id), self.channel_name)
-            await asyncio.to_thread(presence.mark_absent, self.user_id, presence.LOBBY)
+            presence.mark_absent(self.user_id, presence.LOBBY)
 
     async def user_invited(self, message: dict[str, Any]) -> None:
         await self.send_json({"type": "invitation", "invitation": message["invitation"]})
@@ -484,5 +483,5 @@ class LobbyConsumer(_NoConnectionChurn, AsyncJsonWebsocketConsumer):
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if isinstance(content, dict) and content.get("type") == "ping":
             if self.user_id is not None:
-                await asyncio.to_thread(presence.mark_present, self.user_id, presence.LOBBY)
+                presence.mark_present(self.user_id, presence.LOBBY)
             await self.send_json({"type": "pong"})

@@ -73,3 +73,25 @@ async def test_the_lobby_shows_which_friends_are_online_and_where():
     assert {f.username for f in online} == {dora.username}
     await dora_table.disconnect()
     assert await database_sync_to_async(presence.places_of)([dora.pk]) == {}
+
+
+def test_marks_are_written_in_order_in_one_pipeline_and_read_back_at_once():
+    """A reconnect closes and reopens a page: absent then present must leave it present,
+    and present then absent must not; a read sees what this process queued a moment ago."""
+    presence.mark_present(1, "table:7")
+    presence.mark_absent(1, "table:7")
+    presence.mark_present(1, "table:7")  # the reconnect
+    presence.mark_present(2, presence.LOBBY)
+    presence.mark_absent(2, presence.LOBBY)  # closed for good
+
+    assert presence.places_of([1, 2]) == {1: ["table:7"]}
+
+
+def test_the_handshake_only_queues_its_mark():
+    presence.flush()
+    presence.mark_present(3, "table:9")
+
+    assert presence._queued == [(True, 3, "table:9")]
+    presence.flush()
+    assert presence._queued == []
+    assert presence.places_of([3]) == {3: ["table:9"]}
