@@ -802,7 +802,7 @@ class HelpChart:
 
 def help_chart(width: int = 640, height: int = 260) -> HelpChart:
     """Geometry of the help page's curves, from ``elo.win_probability`` itself."""
-    left, right, top, bottom = 48, 12, 12, height - 30
+    left, right, top, bottom = 48, 24, 12, height - 30  # room for the "+800" label
     gaps = range(-800, 801, 20)
 
     def x_of(gap: float) -> str:
