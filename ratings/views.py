@@ -12,7 +12,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from ratings import elo, ranked_queue, selectors
+from ratings import elo, odds, ranked_queue, selectors
 from ratings.models import Season
 from ratings.permissions import COLLUSION_REPORT
 from rosbi_platform.client_ip import client_ip
@@ -33,8 +33,8 @@ def rating_help(request: HttpRequest) -> HttpResponse:
         request,
         "ratings/help.html",
         {
-            "chart": selectors.help_chart(),
-            "examples": selectors.help_examples(),
+            "chart": odds.help_chart(),
+            "examples": odds.help_examples(),
             "cap": int(elo.MAX_CHANGE),
             "provisional_sigma": int(elo.PROVISIONAL_SIGMA),
         },

@@ -14,11 +14,7 @@ from django.conf import settings  # noqa: E402
 
 from rosbi_platform.gc_tuning import tune_garbage_collector  # noqa: E402
 from rosbi_platform.routing import websocket_urlpatterns  # noqa: E402
-from rosbi_platform.ws_auth import (  # noqa: E402
-    KeepTokenUser,
-    TokenOrOriginMiddleware,
-    auth_middleware_stack,
-)
+from rosbi_platform.ws_auth import TokenOrOriginMiddleware, auth_middleware_stack  # noqa: E402
 
 # Browsers: an allowed Origin and the session. Programs: no Origin, a ``play`` token in the
 # Authorization header (rosbi_platform/ws_auth.py); a foreign Origin is refused either way.
@@ -26,7 +22,7 @@ application = ProtocolTypeRouter(
     {
         "http": django_asgi_application,
         "websocket": TokenOrOriginMiddleware(
-            auth_middleware_stack(KeepTokenUser(URLRouter(websocket_urlpatterns)))
+            auth_middleware_stack(URLRouter(websocket_urlpatterns))
         ),
     }
 )

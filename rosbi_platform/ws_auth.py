@@ -91,17 +91,3 @@ class ThreadedAuthMiddleware(AuthMiddleware):
 def auth_middleware_stack(inner: Any) -> Any:
     """Like ``channels.auth.AuthMiddlewareStack``: cookies, session, then the user."""
     return CookieMiddleware(SessionMiddleware(ThreadedAuthMiddleware(inner)))
-
-
-class KeepTokenUser:
-    """Inside ``auth_middleware_stack``: puts back the token's user that the session
-    middleware replaced with the (anonymous) session user."""
-
-    def __init__(self, inner: Any) -> None:
-        self.inner = inner
-
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
-        token = scope.get("auth_token")
-        if token is not None:
-            scope = dict(scope, user=token.user)
-        return await self.inner(scope, receive, send)

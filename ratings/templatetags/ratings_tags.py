@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext, pgettext
 
-from ratings import selectors
+from ratings import odds, selectors
 
 register = template.Library()
 
@@ -24,12 +24,12 @@ def ladder_queue_status(context: dict[str, Any]) -> selectors.QueueStatus:
 
 
 @register.simple_tag(takes_context=True)
-def table_odds(context: dict[str, Any], table: Any) -> list[selectors.OddsRow] | None:
+def table_odds(context: dict[str, Any], table: Any) -> list[odds.OddsRow] | None:
     """The pre-start odds of a rated table for the viewing seated player (else None), so the
     games app's table page shows them without importing ratings."""
     request = context.get("request")
     user = getattr(request, "user", None) or context.get("user")
-    return selectors.table_odds(table, user)
+    return odds.table_odds(table, user)
 
 
 @register.filter

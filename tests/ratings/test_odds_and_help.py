@@ -12,7 +12,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.models import Seat
-from ratings import elo, recording, selectors, updates
+from ratings import elo, recording, updates
+from ratings import odds as rating_odds
 from ratings.models import RatingChange
 from tests.games.factories import TableFactory, UserFactory
 from tests.ratings.factories import BOT, PlayerRatingFactory, finished_partie, outcome_of
@@ -39,7 +40,7 @@ def test_a_seated_player_sees_the_odds_before_a_rated_table_starts(client):
     client.force_login(weak)
     page = client.get(reverse("games:table", args=[table.pk])).content.decode()
     assert "Rated table: what the rating expects" in page
-    odds = selectors.table_odds(table, weak)
+    odds = rating_odds.table_odds(table, weak)
     assert [row.seat for row in odds] == [0, 1, 2, 3]
     assert [row.is_you for row in odds] == [False, True, False, False]
     assert odds[0].expected_place < odds[3].expected_place < odds[1].expected_place
@@ -65,10 +66,10 @@ def test_no_odds_at_an_unrated_table_for_spectators_or_once_started(client):
     page = client.get(reverse("games:table", args=[casual.pk])).content.decode()
     assert "what the rating expects" not in page
     rated = seated_table([a, b, c])
-    assert selectors.table_odds(rated, UserFactory()) is None  # not seated
-    assert selectors.table_odds(seated_table([a, b]), a) is None  # only two seated
+    assert rating_odds.table_odds(rated, UserFactory()) is None  # not seated
+    assert rating_odds.table_odds(seated_table([a, b]), a) is None  # only two seated
     rated.status = rated.Status.PLAYING
-    assert selectors.table_odds(rated, a) is None
+    assert rating_odds.table_odds(rated, a) is None
 
 
 def test_the_player_page_explains_the_latest_change_opponent_by_opponent(client):
@@ -78,7 +79,7 @@ def test_the_player_page_explains_the_latest_change_opponent_by_opponent(client)
     recording.record_finished_partie(outcome_of(partie))
     updates.apply_pending_ratings()
     change = RatingChange.objects.get(partie=partie, user=me)
-    explained = selectors.change_explained(change)
+    explained = rating_odds.change_explained(change)
     assert [line.outcome for line in explained.lines] == ["won", "won", "won"]
     assert [line.margin for line in explained.lines] == [20, 7, 35]
     assert sum(line.contribution for line in explained.lines) == pytest.approx(
@@ -90,7 +91,7 @@ def test_the_player_page_explains_the_latest_change_opponent_by_opponent(client)
     assert "Your latest rating changes explained" in page
     assert "beaten by 20 points" in page and "beaten by 7 points" in page
     loser = RatingChange.objects.get(partie=partie, user=mate)
-    lines = selectors.change_explained(loser).lines
+    lines = rating_odds.change_explained(loser).lines
     assert [line.outcome for line in lines] == ["lost", "lost", "won"]
     assert lines[0].contribution < 0
 
@@ -103,7 +104,7 @@ def test_a_floored_winner_is_told_why_the_change_is_zero(client):
     updates.apply_pending_ratings()
     change = RatingChange.objects.get(partie=partie, user=favourite)
     assert change.mu_after == change.mu_before
-    explained = selectors.change_explained(change)
+    explained = rating_odds.change_explained(change)
     assert explained.winner_floor and all(line.contribution == 0 for line in explained.lines)
     page = client.get(reverse("ratings:player", args=[favourite.username])).content.decode()
     assert "a winner never loses rating" in page
@@ -133,5 +134,5 @@ def test_the_help_page_explains_the_rating_with_a_chart_in_both_languages(
     # The curve is the prediction itself: rising, and 50 % at a gap of 0 (the middle point).
     ys = [float(point.split(",")[1]) for point in settled]
     assert all(a >= b for a, b in zip(ys, ys[1:], strict=False))
-    chart = selectors.help_chart()
+    chart = rating_odds.help_chart()
     assert settled[40].split(",")[1] == f"{chart.bottom - (chart.bottom - 12) * 0.5:.1f}"
