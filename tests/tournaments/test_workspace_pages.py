@@ -15,7 +15,6 @@ from django.utils import timezone
 
 from tests.tournaments.factories import ClubFactory, UserFactory
 from tests.tournaments.helpers import open_event, organiser_of
-from tournaments import rounds
 from tournaments.models import Announcement, Entry, Round, RoundSeat, Tournament
 
 pytestmark = [pytest.mark.django_db]
