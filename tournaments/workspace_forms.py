@@ -370,18 +370,36 @@ class SubstituteForm(forms.Form):
         self.fields["leaving"].choices = list(seats)
 
 
-class SwapForm(forms.Form):
-    first = forms.TypedChoiceField(label=_("Swap"), coerce=int, choices=[])
-    second = forms.TypedChoiceField(label=_("with"), coerce=int, choices=[])
-    first_at = forms.CharField(required=False, widget=forms.HiddenInput)
+class SeatChoiceField(forms.ChoiceField):
+    """A seat as ``entry@table:seat``: offered from the current seating, but a place from an
+    earlier page is still accepted (the service then sees the swap was already made)."""
 
-    def __init__(self, *args: Any, seats: list[tuple[int, str]] = (), **kwargs: Any) -> None:
+    def valid_value(self, value: str) -> bool:
+        entry, _at, place = str(value).partition("@")
+        table, _colon, seat = place.partition(":")
+        return all(part.isdigit() and len(part) < 10 for part in (entry, table, seat))
+
+
+class SwapForm(forms.Form):
+    """Two seated players; each choice carries where the player sat when the page was drawn
+    (``entry@table:seat``), so a form sent twice is recognised and swaps only once."""
+
+    first = SeatChoiceField(label=_("Swap"), choices=[])
+    second = SeatChoiceField(label=_("with"), choices=[])
+
+    def __init__(self, *args: Any, seats: list[tuple[str, str]] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["first"].choices = list(seats)
         self.fields["second"].choices = list(seats)
 
     def clean(self) -> dict:
         data = super().clean()
+        for name in ("first", "second"):
+            if name in data:
+                entry, place = data[name].split("@")
+                table, seat = place.split(":")
+                data[name] = int(entry)
+                data[f"{name}_at"] = (int(table), int(seat))
         if data.get("first") is not None and data.get("first") == data.get("second"):
             raise ValidationError(_("Choose two different players."))
         return data

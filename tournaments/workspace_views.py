@@ -141,12 +141,15 @@ NEXT_ACTIONS = {
 }
 
 
-def _seat_choices(round_: Round | None) -> list[tuple[int, str]]:
+def _seats(round_: Round | None) -> list[tuple[int, int, int, str]]:
+    """(entry id, table number, stored seat, label) of every seat of the round."""
     if round_ is None:
         return []
     return [
         (
             seat.entry_id,
+            table.number,
+            seat.seat,
             _("%(name)s (table %(table)s, seat %(seat)s)")
             % {
                 "name": selectors.entry_name(seat.entry),
@@ -159,6 +162,14 @@ def _seat_choices(round_: Round | None) -> list[tuple[int, str]]:
     ]
 
 
+def _seat_choices(round_: Round | None) -> list[tuple[int, str]]:
+    return [(entry, label) for entry, _table, _seat, label in _seats(round_)]
+
+
+def _swap_choices(round_: Round | None) -> list[tuple[str, str]]:
+    return [(f"{entry}@{table}:{seat}", label) for entry, table, seat, label in _seats(round_)]
+
+
 @login_required
 def workspace(request: HttpRequest, slug: str) -> HttpResponse:
     """One page to run the event from a phone."""
@@ -168,6 +179,7 @@ def workspace(request: HttpRequest, slug: str) -> HttpResponse:
     current = selectors.current_round(tournament)
     seated = current if current and current.status != Round.Status.PENDING else None
     seats = _seat_choices(seated)
+    swaps = _swap_choices(seated)
     return render(
         request,
         "tournaments/workspace/event.html",
@@ -179,11 +191,13 @@ def workspace(request: HttpRequest, slug: str) -> HttpResponse:
             "seated": seated,
             "tables": selectors.seating_of(seated) if seated else [],
             "entries": selectors.workspace_entries(tournament),
-            "add_form": PlayerNameForm(),
-            "substitute_form": SubstituteForm(seats=seats) if seats else None,
-            "swap_form": SwapForm(seats=seats) if len(seats) > 1 else None,
-            "start_form": NewStartForm(),
-            "announce_form": AnnouncementForm(initial={"token": secrets.token_urlsafe(16)}),
+            "add_form": PlayerNameForm(prefix="add"),
+            "substitute_form": SubstituteForm(seats=seats, prefix="sub") if seats else None,
+            "swap_form": SwapForm(seats=swaps, prefix="swap") if len(swaps) > 1 else None,
+            "start_form": NewStartForm(prefix="start"),
+            "announce_form": AnnouncementForm(
+                prefix="announce", initial={"token": secrets.token_urlsafe(16)}
+            ),
             "announcements": selectors.announcements_of(tournament),
             "results": selectors.results_by_round(tournament),
             "standings": selectors.standings_rows(tournament),
@@ -225,7 +239,7 @@ def _form_error(form: Any) -> TournamentError:
 
 
 def _add_entry(tournament: Tournament, request: HttpRequest) -> str:
-    form = PlayerNameForm(request.POST)
+    form = PlayerNameForm(request.POST, prefix="add")
     if not form.is_valid():
         raise _form_error(form)
     user = entries.user_by_name(form.cleaned_data["name"])
@@ -264,7 +278,7 @@ def _withdraw(tournament: Tournament, request: HttpRequest) -> str:
 
 def _substitute(tournament: Tournament, request: HttpRequest) -> str:
     round_ = _seated_round(tournament)
-    form = SubstituteForm(request.POST, seats=_seat_choices(round_))
+    form = SubstituteForm(request.POST, seats=_seat_choices(round_), prefix="sub")
     if not form.is_valid():
         raise _form_error(form)
     arriving = entries.user_by_name(form.cleaned_data["name"])
@@ -280,19 +294,15 @@ def _substitute(tournament: Tournament, request: HttpRequest) -> str:
 
 def _swap(tournament: Tournament, request: HttpRequest) -> str:
     round_ = _seated_round(tournament)
-    form = SwapForm(request.POST, seats=_seat_choices(round_))
+    form = SwapForm(request.POST, seats=_swap_choices(round_), prefix="swap")
     if not form.is_valid():
         raise _form_error(form)
-    first_at = None
-    raw = form.cleaned_data.get("first_at") or ""
-    if raw.count(":") == 1 and all(part.isdigit() for part in raw.split(":")):
-        first_at = tuple(int(part) for part in raw.split(":"))
     done = rounds.swap_seats(
         round_.pk,
         form.cleaned_data["first"],
         form.cleaned_data["second"],
         request.user,
-        first_at=first_at,
+        first_at=form.cleaned_data["first_at"],
     )
     return _("The two players have changed seats.") if done else _("That swap was already made.")
 
@@ -316,7 +326,7 @@ def _start(tournament: Tournament, request: HttpRequest) -> str:
 
 
 def _new_start(tournament: Tournament, request: HttpRequest, run: Callable) -> str:
-    form = NewStartForm(request.POST)
+    form = NewStartForm(request.POST, prefix="start")
     if not form.is_valid():
         raise _form_error(form)
     when = form.moment(tournament.time_zone)
@@ -343,7 +353,7 @@ def _postpone(tournament: Tournament, request: HttpRequest) -> str:
 
 
 def _announce(tournament: Tournament, request: HttpRequest) -> str:
-    form = AnnouncementForm(request.POST)
+    form = AnnouncementForm(request.POST, prefix="announce")
     if not form.is_valid():
         raise _form_error(form)
     announcements.announce_to_entrants(

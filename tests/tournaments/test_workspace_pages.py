@@ -227,11 +227,17 @@ def test_entries_are_added_by_name_checked_in_and_withdrawn(client):
     client.force_login(organiser)
     anna = UserFactory(username="anna")
 
-    response = post(client, tournament, "add-entry", name="Anna", plays_online="1")
+    response = post(
+        client, tournament, "add-entry", **{"add-name": "Anna", "add-plays_online": "1"}
+    )
     assert "Anna is entered." in messages_of(response)
-    response = post(client, tournament, "add-entry", name="anna", plays_online="1")
+    response = post(
+        client, tournament, "add-entry", **{"add-name": "anna", "add-plays_online": "1"}
+    )
     assert "Anna is already entered." in messages_of(response)
-    response = post(client, tournament, "add-entry", name="Nobody Here", plays_online="1")
+    response = post(
+        client, tournament, "add-entry", **{"add-name": "Nobody Here", "add-plays_online": "1"}
+    )
     assert "Nobody is called “Nobody Here”" in " ".join(messages_of(response))
     entry = Entry.objects.get(tournament=tournament, user=anna)
     assert entry.status == Entry.Status.REGISTERED
@@ -258,16 +264,34 @@ def test_a_round_is_seated_a_player_substituted_and_two_seats_swapped(client):
     round_ = Round.objects.get(tournament=tournament, number=1)
     seats = list(RoundSeat.objects.filter(round=round_).order_by("table__number", "seat"))
 
-    response = post(client, tournament, "substitute", leaving=seats[0].entry_id, name="sub")
+    response = post(
+        client, tournament, "substitute", **{"sub-leaving": seats[0].entry_id, "sub-name": "sub"}
+    )
     assert "Sub takes the seat of" in " ".join(messages_of(response))
     assert RoundSeat.objects.get(pk=seats[0].pk).entry.user.username == "sub"
 
-    first, second = seats[1].entry_id, seats[-1].entry_id
-    response = post(client, tournament, "swap", first=first, second=second, first_at="1:1")
+    first = f"{seats[1].entry_id}@{seats[1].table.number}:{seats[1].seat}"
+    second = f"{seats[-1].entry_id}@{seats[-1].table.number}:{seats[-1].seat}"
+    response = post(
+        client,
+        tournament,
+        "swap",
+        **{"swap-first": first, "swap-second": second},
+    )
     assert "The two players have changed seats." in messages_of(response)
-    response = post(client, tournament, "swap", first=first, second=second, first_at="1:1")
+    moved = RoundSeat.objects.select_related("table")
+    assert (
+        moved.get(entry_id=seats[1].entry_id).table_id,
+        moved.get(entry_id=seats[1].entry_id).seat,
+    ) == (seats[-1].table_id, seats[-1].seat)
+    response = post(
+        client,
+        tournament,
+        "swap",
+        **{"swap-first": first, "swap-second": second},
+    )
     assert "That swap was already made." in messages_of(response)
-    response = post(client, tournament, "swap", first=first, second=first)
+    response = post(client, tournament, "swap", **{"swap-first": first, "swap-second": first})
     assert "Choose two different players." in " ".join(messages_of(response))
 
 
@@ -281,17 +305,29 @@ def test_start_pause_resume_postpone_and_announce(client, django_capture_on_comm
     assert "The event is paused" in response.content.decode()
     post(client, tournament, "resume")
 
-    response = post(client, tournament, "postpone", starts_at="2000-01-01T10:00")
+    response = post(client, tournament, "postpone", **{"start-starts_at": "2000-01-01T10:00"})
     assert "The new start must be in the future." in messages_of(response)
     local = (timezone.now() + dt.timedelta(days=3)).astimezone(BERLIN)
-    response = post(client, tournament, "postpone", starts_at=local.strftime("%Y-%m-%dT%H:%M"))
+    response = post(
+        client, tournament, "postpone", **{"start-starts_at": local.strftime("%Y-%m-%dT%H:%M")}
+    )
     assert any(m.startswith("The new start is") for m in messages_of(response))
     tournament.refresh_from_db()
     assert tournament.starts_at == local.replace(second=0, microsecond=0)
 
     with django_capture_on_commit_callbacks(execute=True):
-        response = post(client, tournament, "announce", text="Bring a pen.", token="abc")
-        post(client, tournament, "announce", text="Bring a pen.", token="abc")
+        response = post(
+            client,
+            tournament,
+            "announce",
+            **{"announce-text": "Bring a pen.", "announce-token": "abc"},
+        )
+        post(
+            client,
+            tournament,
+            "announce",
+            **{"announce-text": "Bring a pen.", "announce-token": "abc"},
+        )
     assert Announcement.objects.filter(tournament=tournament).count() == 1
     client.force_login(tournament.entries.first().user)
     assert (
