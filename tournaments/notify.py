@@ -161,7 +161,7 @@ def notify_announcement(announcement_id: int) -> int:
     sent = 0
     for user in users:
         with translation.override(_language_of(user)):
-            message = _("%(event)s: %(text)s") % {
+            message = _("%(event)s, from the organisers: %(text)s") % {
                 "event": tournament.name,
                 "text": announcement.text,
             }
