@@ -670,7 +670,7 @@ def announcements_of(tournament: Tournament, limit: int = 20) -> QuerySet[Any]:
 
 
 def organised_events(user: Any) -> QuerySet[Tournament]:
-    """The events ``user`` organises: not finished or cancelled first, soonest first."""
+    """The events ``user`` organises, the latest start first (upcoming ones on top)."""
     return managed_tournaments(user).select_related("club").order_by("-starts_at")
 
 
