@@ -236,11 +236,22 @@ class EventForm(forms.ModelForm):
 
     # -- sections and previews for the template
 
-    def sections(self) -> list[tuple[Any, list[forms.BoundField]]]:
-        return [
-            (title, [self[name] for name in names if name in self.fields])
-            for title, names in SECTIONS
-        ]
+    def sections(self) -> list[tuple[Any, list[forms.BoundField], bool]]:
+        """(title, fields, shown open): the first two always open, the others folded on a
+        phone unless one of their fields has a problem."""
+        out = []
+        for number, (title, names) in enumerate(SECTIONS):
+            fields = [self[name] for name in names if name in self.fields]
+            out.append((title, fields, number < 2 or any(f.errors for f in fields)))
+        return out
+
+    def scoring_open(self) -> bool:
+        """The scoring section unfolds after "Preview" and when one of its fields is wrong."""
+        if not self.is_bound:
+            return False
+        if "preview" in self.data:
+            return True
+        return any(f.errors for f in (*self.points_fields(), *self.tiebreak_fields()))
 
     def points_fields(self) -> list[forms.BoundField]:
         return [self[f"points_{size}"] for size in range(MIN_TABLE, MAX_TABLE + 1)]

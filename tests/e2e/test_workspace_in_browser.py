@@ -57,6 +57,7 @@ def test_an_organiser_runs_a_club_evening_from_a_phone(chromium, asgi_live_serve
         )
         page.locator("#id_time_zone").select_option("Europe/Berlin")
         page.locator("#id_rounds").fill("1")
+        page.locator("#scoring summary").click()  # folded on a phone
         page.get_by_label("Points per place at a table of 4").fill("4, 2, 1, 0")
         page.get_by_role("button", name="Preview").click()
         assert "Table of 4: 4 · 2 · 1 · 0" in page.locator(".points-preview").inner_text()
