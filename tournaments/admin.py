@@ -23,6 +23,7 @@ from tournaments.common import TournamentError, log_action
 from tournaments.forms import SeriesForm
 from tournaments.models import (
     SERIES_TEMPLATE_FIELDS,
+    Announcement,
     AuditLog,
     Entry,
     PhysicalResult,
@@ -124,7 +125,88 @@ class TournamentAdmin(_ClubScoped, admin.ModelAdmin):
         "waiting_because",
         "rounds",
     ]
-    readonly_fields = ["waiting_because"]
+    readonly_fields = ["waiting_because", "status", "registration", "check_in", "paused_at"]
+    fieldsets = [
+        (None, {"fields": ["club", "name", "slug", "description", "status", "waiting_because"]}),
+        (
+            gettext_lazy("When"),
+            {
+                "fields": [
+                    "starts_at",
+                    "time_zone",
+                    "scheduling",
+                    "round_interval_minutes",
+                    "paused_at",
+                ]
+            },
+        ),
+        (
+            gettext_lazy("Format"),
+            {
+                "fields": [
+                    "format",
+                    "mode",
+                    "rounds",
+                    "table_size",
+                    "allow_other_sizes",
+                    "min_players",
+                    "knockout_advance",
+                    "first_round",
+                    "avoid_same_club",
+                ]
+            },
+        ),
+        (
+            gettext_lazy("Entry"),
+            {
+                "fields": [
+                    "registration",
+                    "registration_opens_at",
+                    "registration_closes_at",
+                    "check_in",
+                    "check_in_opens_at",
+                    "check_in_closes_at",
+                    "members_only",
+                    "allow_bots",
+                    "min_rating",
+                    "max_rating",
+                    "capacity",
+                    "late_entry_until_round",
+                ]
+            },
+        ),
+        (
+            gettext_lazy("Scoring"),
+            {
+                "classes": ["collapse"],
+                "description": gettext_lazy(
+                    "The organiser's workspace on the site edits these as form fields with a "
+                    "preview; here they are checked the same way when saved."
+                ),
+                "fields": [
+                    "placement_points",
+                    "tiebreaks",
+                    "missed_round_points",
+                    "missed_round_penalty",
+                ],
+            },
+        ),
+        (
+            gettext_lazy("Play"),
+            {
+                "classes": ["collapse"],
+                "fields": [
+                    "rated",
+                    "doubling",
+                    "layout",
+                    "turn_seconds",
+                    "bot_level",
+                    "no_show_policy",
+                    "no_show_grace_minutes",
+                ],
+            },
+        ),
+    ]
     list_filter = ["status", "format", "mode", "club"]
     search_fields = ["name"]
     prepopulated_fields = {"slug": ["name"]}
@@ -133,11 +215,17 @@ class TournamentAdmin(_ClubScoped, admin.ModelAdmin):
         "cancel_tournaments",
         "start_with_fewer_players",
         "open_registration",
+        "close_registration",
+        "open_check_in",
+        "close_check_in",
+        "pause_tournaments",
+        "resume_tournaments",
         "start_next_round",
         "reseat_next_round",
         "recompute_standings",
         "export_standings_csv",
         "export_results_csv",
+        "export_deals_csv",
     ]
 
     @admin.display(description=gettext_lazy("waiting because"))
@@ -218,6 +306,51 @@ class TournamentAdmin(_ClubScoped, admin.ModelAdmin):
             lambda t: events.open_registration(t.pk, by=request.user),
         )
 
+    @admin.action(description=gettext_lazy("Close registration"))
+    def close_registration(self, request, queryset):
+        self._each(
+            request,
+            queryset,
+            _("Registration closed"),
+            lambda t: events.close_registration(t.pk, by=request.user),
+        )
+
+    @admin.action(description=gettext_lazy("Open check-in"))
+    def open_check_in(self, request, queryset):
+        self._each(
+            request,
+            queryset,
+            _("Check-in opened"),
+            lambda t: events.open_check_in(t.pk, by=request.user),
+        )
+
+    @admin.action(description=gettext_lazy("Close check-in"))
+    def close_check_in(self, request, queryset):
+        self._each(
+            request,
+            queryset,
+            _("Check-in closed"),
+            lambda t: events.close_check_in(t.pk, by=request.user),
+        )
+
+    @admin.action(description=gettext_lazy("Pause (no round is seated or started)"))
+    def pause_tournaments(self, request, queryset):
+        self._each(
+            request,
+            queryset,
+            _("Event paused"),
+            lambda t: events.pause_tournament(t.pk, by=request.user),
+        )
+
+    @admin.action(description=gettext_lazy("Resume"))
+    def resume_tournaments(self, request, queryset):
+        self._each(
+            request,
+            queryset,
+            _("Event resumed"),
+            lambda t: events.resume_tournament(t.pk, by=request.user),
+        )
+
     @admin.action(description=gettext_lazy("Start the next round now"))
     def start_next_round(self, request, queryset):
         self._each(
@@ -255,6 +388,10 @@ class TournamentAdmin(_ClubScoped, admin.ModelAdmin):
     def export_results_csv(self, request, queryset):
         return self._export(request, queryset, "results")
 
+    @admin.action(description=gettext_lazy("Export deals as CSV"))
+    def export_deals_csv(self, request, queryset):
+        return self._export(request, queryset, "deals")
+
     def _export(self, request, queryset, what: str) -> HttpResponse:
         """Every export goes through ``exports.write_csv`` (formula-safe cells)."""
         response = HttpResponse(content_type="text/csv; charset=utf-8")
@@ -266,6 +403,8 @@ class TournamentAdmin(_ClubScoped, admin.ModelAdmin):
             exports.write_csv(
                 response, exports.STANDINGS_HEADER, exports.standings_rows_for_export(chosen)
             )
+        elif what == "deals":
+            exports.write_csv(response, exports.DEALS_HEADER, exports.deal_rows_for_export(chosen))
         else:
             exports.write_csv(
                 response, exports.RESULTS_HEADER, exports.result_rows_for_export(chosen)
@@ -332,6 +471,23 @@ class EntryAdmin(_ClubScoped, admin.ModelAdmin):
             queryset,
             lambda e: entries.withdraw_entry(e.tournament_id, e.user, by=request.user),
         )
+
+
+@admin.register(Announcement)
+class AnnouncementAdmin(_ClubScoped, admin.ModelAdmin):
+    """Read-only: organisers post announcements in the workspace (``announce_to_entrants``),
+    which also tells the entrants."""
+
+    club_path = "tournament__club"
+    list_display = ["created", "tournament", "author", "text"]
+    readonly_fields = ["tournament", "author", "text", "created"]
+    exclude = ["token"]
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
 
 
 @admin.register(AuditLog)

@@ -17,10 +17,12 @@ from django.contrib.postgres.fields import ArrayField
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.urls import reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from rosbi_platform.accounts.models import Club
+from tournaments.scoring import MAX_TABLE, MIN_TABLE
 from tournaments.standings import DEFAULT_TIEBREAKS
 
 
@@ -38,6 +40,48 @@ def validate_time_zone(value: str) -> None:
         raise ValidationError(
             _("%(value)s is not a known IANA time zone."), params={"value": value}
         )
+
+
+def validate_placement_points(value: object) -> None:
+    """Placement points per table size: ``{"4": [3, 2, 1, 0]}``, one number per place (size
+    3 to 6), none negative, never more for a worse place."""
+    if not isinstance(value, dict):
+        raise ValidationError(_("Placement points are a table of points per table size."))
+    for size, points in value.items():
+        if not str(size).isdigit() or not MIN_TABLE <= int(size) <= MAX_TABLE:
+            raise ValidationError(
+                _("Placement points are for tables of %(low)s to %(high)s players."),
+                params={"low": MIN_TABLE, "high": MAX_TABLE},
+            )
+        if (
+            not isinstance(points, list | tuple)
+            or len(points) != int(size)
+            or not all(isinstance(p, int | float) and not isinstance(p, bool) for p in points)
+        ):
+            raise ValidationError(
+                _("A table of %(size)s needs exactly %(size)s numbers, one per place."),
+                params={"size": size},
+            )
+        if any(p < 0 for p in points):
+            raise ValidationError(_("Placement points cannot be negative."))
+        if any(later > earlier for earlier, later in zip(points, points[1:], strict=False)):
+            raise ValidationError(
+                _("At a table of %(size)s a worse place cannot earn more points."),
+                params={"size": size},
+            )
+
+
+def validate_tiebreaks(value: object) -> None:
+    """The tie-break order: known criteria, each at most once, at least one."""
+    if not isinstance(value, list | tuple) or not value:
+        raise ValidationError(_("Choose at least one criterion for the order."))
+    unknown = [c for c in value if c not in DEFAULT_TIEBREAKS]
+    if unknown:
+        raise ValidationError(
+            _("Unknown ranking criterion: %(name)s."), params={"name": ", ".join(map(str, unknown))}
+        )
+    if len(set(value)) != len(value):
+        raise ValidationError(_("Each ranking criterion can be used only once."))
 
 
 class Tournament(models.Model):
@@ -159,8 +203,11 @@ class Tournament(models.Model):
         default=dict,
         blank=True,
         help_text=_('Per table size, e.g. {"4": [3, 2, 1, 0]}; empty means the scaled default.'),
+        validators=[validate_placement_points],
     )
-    tiebreaks = models.JSONField(_("tie-break order"), default=default_tiebreaks)
+    tiebreaks = models.JSONField(
+        _("tie-break order"), default=default_tiebreaks, validators=[validate_tiebreaks]
+    )
     late_entry_until_round = models.PositiveSmallIntegerField(
         _("late entry until round"),
         default=1,
@@ -181,6 +228,9 @@ class Tournament(models.Model):
     )
     seed = models.CharField(_("seed"), max_length=32, default=new_tournament_seed, editable=False)
     standings_version = models.PositiveIntegerField(default=0, editable=False)
+    # Set by the organiser's "pause": the scheduler seats and starts no round while it is set
+    # (tables already playing finish); "resume" clears it.
+    paused_at = models.DateTimeField(_("paused since"), null=True, blank=True, editable=False)
     created = models.DateTimeField(auto_now_add=True, null=True)
     series = models.ForeignKey(
         "tournaments.Series",
@@ -212,6 +262,9 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("tournaments:detail", args=[self.slug])
 
     def clean(self) -> None:
         if self.mode == self.Mode.HYBRID and self.format in (
@@ -494,6 +547,53 @@ class AuditLog(models.Model):
     def __str__(self) -> str:
         actor = self.actor or gettext("scheduler")
         return f"{self.created:%Y-%m-%d %H:%M} {actor}: {self.action}"
+
+
+class Announcement(models.Model):
+    """A short text the organisers post to the entrants: listed on the event page and sent
+    to each entrant as an in-app notice once (``AnnouncementDelivery``). ``token`` comes from
+    the form, so a form sent twice posts one announcement."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="announcements"
+    )
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    text = models.CharField(_("announcement"), max_length=500)
+    token = models.CharField(max_length=64, unique=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created", "-pk"]
+        verbose_name = _("announcement")
+        verbose_name_plural = _("announcements")
+
+    def __str__(self) -> str:
+        return self.text[:60]
+
+
+class AnnouncementDelivery(models.Model):
+    """That one entrant was told about one announcement (unique: told once, even when the
+    delivery task runs twice)."""
+
+    announcement = models.ForeignKey(
+        Announcement, on_delete=models.CASCADE, related_name="deliveries"
+    )
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("announcement delivery")
+        verbose_name_plural = _("announcement deliveries")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["announcement", "user"], name="one_delivery_per_announcement_user"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.announcement_id} -> {self.user_id}"
 
 
 # --------------------------------------------------------------------------- recurring events

@@ -16,6 +16,7 @@ from celery import shared_task
 from tournaments import notify, results, scheduler, selectors, series
 from tournaments.common import (
     ADVANCE_TOURNAMENT_TASK,
+    NOTIFY_ANNOUNCEMENT_TASK,
     NOTIFY_EVENT_TASK,
     NOTIFY_TABLE_READY_TASK,
     RECOMPUTE_STANDINGS_TASK,
@@ -58,6 +59,12 @@ def notify_table_ready(round_id: int) -> int:
 def notify_event(tournament_id: int, kind: str) -> int:
     """Tell the players (and, when it waits for them, the organisers) what became of the event."""
     return notify.notify_event(tournament_id, kind)
+
+
+@shared_task(name=NOTIFY_ANNOUNCEMENT_TASK, ignore_result=True)
+def notify_announcement(announcement_id: int) -> int:
+    """Each entrant gets the organisers' announcement as an in-app notice, once."""
+    return notify.notify_announcement(announcement_id)
 
 
 CREATE_SERIES_EVENTS_TASK = "tournaments.tasks.create_series_events"
