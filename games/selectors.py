@@ -279,10 +279,10 @@ def is_moderator(table: Table, user: Any) -> bool:
         return True
     if table.club_id is None:
         return False
-    from rosbi_platform.accounts.models import ClubMembership
+    from rosbi_platform.accounts.models import ORGANISING_ROLES, ClubMembership
 
     return ClubMembership.objects.filter(
-        club_id=table.club_id, user_id=user.pk, role=ClubMembership.Role.ORGANISER
+        club_id=table.club_id, user_id=user.pk, role__in=ORGANISING_ROLES
     ).exists()
 
 
