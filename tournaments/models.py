@@ -753,7 +753,9 @@ class ClubSeason(models.Model):
             zone = zoneinfo.ZoneInfo("UTC")
         day = tournament.starts_at.astimezone(zone).date()
         if not self.starts_on <= day <= self.ends_on:
-            return gettext("The event's day (%(day)s) is outside the season (%(start)s to %(end)s).") % {
+            return gettext(
+                "The event's day (%(day)s) is outside the season (%(start)s to %(end)s)."
+            ) % {
                 "day": day.isoformat(),
                 "start": self.starts_on.isoformat(),
                 "end": self.ends_on.isoformat(),

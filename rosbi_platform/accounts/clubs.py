@@ -67,10 +67,16 @@ def _owner_count(club: Club) -> int:
 # --------------------------------------------------------------------------- new clubs
 
 
+# Words of the /clubs/ addresses that a club's slug must not take.
+RESERVED_SLUGS = {"request", "invite"}
+
+
 def _slug_for(name: str) -> str:
     slug = slugify(name)[:100]
     if not slug:
         raise ClubError(_("Please give the club a name with letters or digits."))
+    if slug in RESERVED_SLUGS:
+        raise ClubError(_("Please choose another name for the club."))
     return slug
 
 
@@ -241,9 +247,9 @@ def join_by_invite(token: str, user: User) -> ClubMembership:
         if created:
             invite.uses += 1
             invite.save(update_fields=["uses"])
-            MembershipRequest.objects.filter(
-                club=club, user=user, status=Decision.PENDING
-            ).update(status=Decision.APPROVED, decided_at=timezone.now())
+            MembershipRequest.objects.filter(club=club, user=user, status=Decision.PENDING).update(
+                status=Decision.APPROVED, decided_at=timezone.now()
+            )
         return membership
 
 
