@@ -11,13 +11,13 @@ from django.urls import reverse
 from django.utils import timezone
 
 from ratings.models import PlayerRating
+from rosbi_platform.accounts import clubs
 from rosbi_platform.accounts.models import (
     ClubInvite,
     ClubMembership,
     ClubRequest,
     MembershipRequest,
 )
-from rosbi_platform.accounts import clubs
 from tests.tournaments.factories import (
     ClubFactory,
     MembershipFactory,
