@@ -177,6 +177,11 @@ def members(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
+def _public_name(user) -> str:
+    profile = getattr(user, "profile", None)
+    return (profile.display_name if profile is not None else "") or user.get_username()
+
+
 def _back_to_members(slug: str) -> HttpResponse:
     return redirect("clubs:members", slug=slug)
 
@@ -194,7 +199,7 @@ def change_role(request: HttpRequest, slug: str, user_id: int) -> HttpResponse:
         messages.success(
             request,
             _("%(name)s is now: %(role)s.")
-            % {"name": membership.user.get_username(), "role": membership.get_role_display()},
+            % {"name": _public_name(membership.user), "role": membership.get_role_display()},
         )
     except clubs.ClubError as error:
         messages.error(request, str(error))
@@ -230,7 +235,7 @@ def decide_request(request: HttpRequest, slug: str, request_id: int, decision: s
         decide(pending.pk, request.user)
         if decision == "approve":
             messages.success(
-                request, _("%(name)s is now a member.") % {"name": pending.user.get_username()}
+                request, _("%(name)s is now a member.") % {"name": _public_name(pending.user)}
             )
         else:
             messages.success(request, _("The request has been declined."))
