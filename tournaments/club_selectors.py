@@ -368,10 +368,11 @@ class EventLine:
 def history_events(
     user: Any, club: Club | None = None, season: ClubSeason | None = None
 ) -> QuerySet[Entry]:
-    """The player's entries in events that have started or finished, newest first."""
+    """The player's entries in events that have started or finished (not cancelled ones),
+    newest first."""
     entries = (
         Entry.objects.filter(user=user)
-        .exclude(tournament__status=Tournament.Status.PLANNED)
+        .exclude(tournament__status__in=[Tournament.Status.PLANNED, Tournament.Status.CANCELLED])
         .select_related("tournament__club", "tournament__season")
     )
     if club is not None:
@@ -383,7 +384,8 @@ def history_events(
 
 def event_lines(entries: list[Entry]) -> list[EventLine]:
     standings = {
-        s.entry_id: s for s in Standing.objects.filter(entry__in=entries).only("rank", "points")
+        s.entry_id: s
+        for s in Standing.objects.filter(entry__in=entries).only("entry_id", "rank", "points")
     }
     counts: dict[int, int] = {}
     for tournament_id in (

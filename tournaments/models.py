@@ -739,6 +739,14 @@ class ClubSeason(models.Model):
     def clean(self) -> None:
         if self.starts_on and self.ends_on and self.ends_on < self.starts_on:
             raise ValidationError({"ends_on": _("The last day is before the first day.")})
+        if self.club_id and self.starts_on and self.ends_on:
+            overlapping = (
+                ClubSeason.objects.filter(club_id=self.club_id)
+                .exclude(pk=self.pk)
+                .filter(starts_on__lte=self.ends_on, ends_on__gte=self.starts_on)
+            )
+            if overlapping.exists():
+                raise ValidationError(_("The club has another season on some of these days."))
 
     def refusal_for(self, tournament: Tournament) -> str | None:
         """Why ``tournament`` cannot belong to this season (None when it can): another club,
