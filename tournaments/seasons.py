@@ -1,9 +1,10 @@
 """Club seasons: create one, open it, put events in it, close it (the table is stored).
 
-Every step is a status transition under the season's row lock (``select_for_update``), with
+Every step is a status transition under the club's and the season's row locks, with
 the constraints ``one_open_season_per_club`` and ``one_line_per_club_season`` behind it: a
 second open or close (a double click, the beat task and an organiser at once, a retried task)
-waits for the first and then finds nothing to do. Lock order: ClubSeason -> Tournament.
+waits for the first and then finds nothing to do. Lock order: Club -> ClubSeason ->
+Tournament.
 
 A ladder season (``ClubSeason.ladder``) never touches anybody's rating: the site-wide ladder
 is shared by every club and the ranked queue. Its season table ranks the club's members by the
@@ -22,6 +23,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from rosbi_platform.accounts.models import Club
 from rosbi_platform.locking import retry_on_conflict
 from tournaments import club_selectors, selectors
 from tournaments.common import TournamentError
@@ -78,7 +80,7 @@ def create_season(
     with transaction.atomic():
         # The club's seasons are created one at a time, so two overlapping ones cannot both
         # pass the check below.
-        type(club).objects.select_for_update().get(pk=club.pk)
+        Club.objects.select_for_update().get(pk=club.pk)
         if _overlapping(season).exists():
             raise TournamentError(_("The club has another season on some of these days."))
         season.save()
@@ -86,8 +88,14 @@ def create_season(
 
 
 def _locked(season_id: int, work) -> Any:
+    """Run ``work(season)`` holding the club's lock, then the season's: the club's seasons
+    open and close one at a time (two different seasons opened at once: the second finds the
+    first open and is refused in words)."""
+
     def attempt() -> Any:
         with transaction.atomic():
+            club_id = ClubSeason.objects.values_list("club_id", flat=True).get(pk=season_id)
+            Club.objects.select_for_update().get(pk=club_id)
             return work(ClubSeason.objects.select_for_update().get(pk=season_id))
 
     return retry_on_conflict(attempt)
@@ -183,11 +191,14 @@ def assign_event_to_season(tournament_id: int, season_id: int | None, by: Any) -
 
     def attempt() -> Tournament:
         with transaction.atomic():
-            season = (
-                ClubSeason.objects.select_for_update().get(pk=season_id)
-                if season_id is not None
-                else None
+            previous_id = Tournament.objects.values_list("season_id", flat=True).get(
+                pk=tournament_id
             )
+            ids = sorted({season_id, previous_id} - {None})
+            locked = {s.pk: s for s in ClubSeason.objects.select_for_update().filter(pk__in=ids)}
+            if season_id is not None and season_id not in locked:
+                raise TournamentError(_("No such season."))
+            season = locked.get(season_id) if season_id is not None else None
             tournament = Tournament.objects.select_for_update(no_key=True).get(pk=tournament_id)
             _require_organiser(by, tournament.club_id)
             previous = tournament.season

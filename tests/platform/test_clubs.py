@@ -4,6 +4,7 @@ refusals that change nothing, and idempotency (twice, and at once from two threa
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import threading
 
@@ -185,16 +186,26 @@ def test_owners_manage_roles_and_the_last_owner_stays():
 
 
 @pytest.mark.django_db(transaction=True)
-def test_two_owners_demoting_each_other_at_once_leave_one_owner():
+def test_two_owners_demoting_each_other_at_once_leave_one_owner(monkeypatch):
     club = ClubFactory()
     first = MembershipFactory(club=club, role=Role.OWNER).user
     second = MembershipFactory(club=club, role=Role.OWNER).user
-    barrier = threading.Barrier(2)
+    # Each demotion waits (up to a second) at its write for the other to get there too: were
+    # the two not serialised, both would have counted two owners and both demoted.
+    at_save = threading.Barrier(2, timeout=1.0)
+    original_save = ClubMembership.save
+
+    def save_when_both_are_here(self, *args, **kwargs):
+        if kwargs.get("update_fields") == ["role"]:
+            with contextlib.suppress(threading.BrokenBarrierError):
+                at_save.wait()
+        return original_save(self, *args, **kwargs)
+
+    monkeypatch.setattr(ClubMembership, "save", save_when_both_are_here)
     outcomes: list[str] = []
 
     def demote(target, by):
         try:
-            barrier.wait()
             clubs.change_role(club, target.pk, Role.MEMBER, by)
             outcomes.append("done")
         except clubs.ClubError:

@@ -4,6 +4,7 @@ dates, idempotent twice and at once, the stored table (best N of M), the ladder 
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import threading
 
@@ -175,19 +176,28 @@ def test_the_celery_task_runs_the_same_service(monkeypatch):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_two_closes_at_once_store_the_table_once():
+def test_two_closes_at_once_store_the_table_once(monkeypatch):
     club = ClubFactory()
     organiser = organiser_of(club)
     players = [UserFactory() for _ in range(3)]
     season = make_season(club, organiser)
     finished_event(club, players, starts_at=noon(dt.date(2026, 3, 5)), season=season)
     seasons.open_season(season.pk, organiser)
-    barrier = threading.Barrier(2)
+    # Each close waits (up to a second) after reading the table for the other to get there
+    # too: were the two not serialised, both would store the table.
+    at_read = threading.Barrier(2, timeout=1.0)
+    read_table = club_selectors.live_season_table
+
+    def read_when_both_are_here(season):
+        with contextlib.suppress(threading.BrokenBarrierError):
+            at_read.wait()
+        return read_table(season)
+
+    monkeypatch.setattr(club_selectors, "live_season_table", read_when_both_are_here)
     errors: list[Exception] = []
 
     def close():
         try:
-            barrier.wait()
             seasons.close_season(season.pk)
         except Exception as error:  # noqa: BLE001 - any failure fails the test below
             errors.append(error)
@@ -252,3 +262,49 @@ def test_a_ladder_season_ranks_members_by_rating_gained_and_stores_it():
         ana.username,
     ]
     assert ClubMembership.objects.filter(club=club).count() == 3
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_seasons_of_a_club_opened_at_once_open_one(monkeypatch):
+    club = ClubFactory()
+    organiser = organiser_of(club)
+    first = make_season(club, organiser)
+    second = make_season(
+        club,
+        organiser,
+        name="Herbst",
+        starts_on=dt.date(2026, 9, 1),
+        ends_on=dt.date(2026, 11, 30),
+    )
+    # Each opening waits (up to a second) at its write for the other one to get there too: were
+    # the two not serialised, both would have passed the "another season is open" check.
+    at_save = threading.Barrier(2, timeout=1.0)
+    original_save = ClubSeason.save
+
+    def save_when_both_are_here(self, *args, **kwargs):
+        if kwargs.get("update_fields") == ["status", "opened_at"]:
+            with contextlib.suppress(threading.BrokenBarrierError):
+                at_save.wait()
+        return original_save(self, *args, **kwargs)
+
+    monkeypatch.setattr(ClubSeason, "save", save_when_both_are_here)
+    outcomes: list[str] = []
+
+    def open_(season_id):
+        try:
+            seasons.open_season(season_id, organiser)
+            outcomes.append("opened")
+        except TournamentError:
+            outcomes.append("refused")
+        except Exception as error:  # noqa: BLE001 - a database error fails the test below
+            outcomes.append(type(error).__name__)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=open_, args=(s.pk,)) for s in (first, second)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes) == ["opened", "refused"]
+    assert ClubSeason.objects.filter(club=club, status=ClubSeason.Status.OPEN).count() == 1
