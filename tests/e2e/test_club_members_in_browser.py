@@ -88,3 +88,38 @@ def test_an_owner_manages_the_members_on_a_phone(chromium, asgi_live_server):
         "marta": Role.ORGANISER,
         "wartender": Role.MEMBER,
     }
+
+
+@pytest.mark.parametrize("size", ["360x740", "1280x800"])
+def test_the_club_page_and_a_history_fit_the_screen(chromium, asgi_live_server, size):
+    from ratings import recording, updates
+    from tests.ratings.factories import finished_partie, outcome_of
+    from tests.tournaments.factories import ClubFactory, MembershipFactory, finished_event
+
+    club = ClubFactory(name="Rosbiratschka-Gesellschaft Hohenzollern-Sigmaringen", slug="hz")
+    names = ["Maximiliane von Hohenzollern-Sigmaringen", "Bartholomäus Rosenkranz-Oberhuber"]
+    players = [MembershipFactory(club=club).user for _ in range(3)]
+    for user, name in zip(players, names, strict=False):
+        user.profile.display_name = name
+        user.profile.save(update_fields=["display_name"])
+    event = finished_event(club, players, name="Offene Stadtmeisterschaft im Rosbiratschka")
+    for i in range(3):
+        partie = finished_partie(players, [3 + i, 17, 29], event.starts_at)
+        recording.record_finished_partie(outcome_of(partie))
+    updates.apply_pending_ratings()
+
+    base = asgi_live_server.url
+    context = session_context(chromium, base, players[0], VIEWPORTS[size], "de", axe=True)
+    page = context.new_page()
+    try:
+        for name, url in [
+            ("club", reverse("clubs:detail", args=[club.slug])),
+            ("history", reverse("players:history", args=[players[0].username])),
+        ]:
+            page.goto(base + url)
+            assert sideways_scroll(page) is None, name
+            assert axe_problems(page) == [], name
+            shoot(page, f"{name}-{size}-de", full_page=True)
+        assert "Offene Stadtmeisterschaft" in page.content()
+    finally:
+        context.close()
