@@ -174,3 +174,31 @@ def test_owners_run_the_clubs_events_like_organisers():
     assert selectors.can_manage_club(owner, club.pk)
     assert club.pk in selectors.managed_club_ids(owner)
     assert not selectors.can_manage_club(member, club.pk)
+
+
+def test_bad_invite_input_and_strangers_make_no_link(client):
+    club, owner = club_with_owner()
+    client.force_login(owner)
+    response = client.post(
+        reverse("clubs:invite_create", args=[club.slug]), {"valid_for": "99"}, follow=True
+    )
+    assert "Please choose how long the link works." in response.content.decode()
+    client.force_login(MembershipFactory(club=club).user)
+    client.post(reverse("clubs:invite_create", args=[club.slug]), {"valid_for": ""})
+    assert not ClubInvite.objects.exists()
+    invite = clubs.create_invite_link(club, owner)
+    client.post(reverse("clubs:invite_revoke", args=[club.slug, invite.pk]))
+    assert ClubInvite.objects.get(pk=invite.pk).revoked_at is None
+
+
+def test_a_request_for_another_club_cannot_be_decided_here(client):
+    club, owner = club_with_owner()
+    other, _other_owner = club_with_owner()
+    request = clubs.request_membership(other, UserFactory())
+    client.force_login(owner)
+    client.post(reverse("clubs:decide", args=[club.slug, request.pk, "approve"]))
+    assert MembershipRequest.objects.get(pk=request.pk).status == "pending"
+    assert (
+        client.post(reverse("clubs:decide", args=[club.slug, request.pk, "nonsense"])).status_code
+        == 404
+    )
