@@ -293,6 +293,7 @@ class PartieLine:
     replay: bool
     tournament: Tournament | None
     round_number: int | None
+    left: bool = False  # the player left; a bot finished the seat (place and total are its)
 
 
 def _history_seats(user: Any, viewer: Any) -> QuerySet:
@@ -351,6 +352,7 @@ def partie_lines(user: Any, seats: list[Any]) -> list[PartieLine]:
                 replay=table.status == table.Status.FINISHED,
                 tournament=round_table.round.tournament if round_table else None,
                 round_number=round_table.round.number if round_table else None,
+                left=seat.user_id != user.pk,
             )
         )
     return lines

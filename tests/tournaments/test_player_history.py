@@ -135,3 +135,13 @@ def test_a_bad_filter_is_ignored_with_the_field_marked(client):
     assert response.status_code == 200
     assert "field-invalid" in response.content.decode()
     assert history(client, UserFactory.build(username="nobody")).status_code == 404
+
+
+def test_a_partie_the_player_left_says_so(client):
+    ana, ben, cem = UserFactory(), UserFactory(), UserFactory()
+    partie = finished_partie([ana, ben, cem], [7, 20, 30], left={0})
+    Table.objects.filter(pk=partie.table_id).update(name="Verlassener Tisch")
+    body = history(client, ana).content.decode()
+    parties = body[body.index("parties-heading") :]
+    assert "Verlassener Tisch" in parties and "left the table" in parties
+    assert "1/3" not in parties
