@@ -709,3 +709,88 @@ def around_rank(rank: int, pool: str = LADDER_POOL, radius: int = 5) -> list[Pla
     """The ranked players from ``rank - radius`` to ``rank + radius``, each with ``rank``."""
     first = max(1, rank - radius)
     return ranked_leaderboard(pool)[first - 1 : rank + radius]
+
+
+# --------------------------------------------------------------------------- groups of players
+
+
+def standings_of(
+    user_ids: list[int], pool: str = LADDER_POOL, now: dt.datetime | None = None
+) -> list[StandingRow]:
+    """The ladder lines of these players only (a club's members), in the ladder's order, the
+    eligible ones ranked 1, 2, 3 ... among themselves (same rules as ``standings``)."""
+    now = now or timezone.now()
+    rows = (
+        PlayerRating.objects.filter(pool=pool, games__gt=0, user_id__in=user_ids)
+        .select_related("user", "user__profile")
+        .order_by(*RANK_ORDER)
+    )
+    result = []
+    rank = 0
+    for row in rows:
+        rating = shown_rating(row, now)
+        reasons = _ineligibility(rating, row, now)
+        profile = getattr(row.user, "profile", None)
+        line = StandingRow(
+            user_id=row.user_id,
+            username=row.user.get_username(),
+            name=(profile.display_name if profile is not None else "") or row.user.get_username(),
+            mu=row.mu,
+            sigma=rating.sigma,
+            games=row.games,
+            last_played=row.last_played,
+            display=elo.display(rating),
+            eligible=not reasons,
+            reasons=reasons,
+        )
+        if line.eligible:
+            rank += 1
+            line.rank = rank
+        result.append(line)
+    return result
+
+
+@dataclass
+class RatingGain:
+    """A player's ladder rating before their first and after their last rated Partie of a
+    period, and how many rated Parties they played in it."""
+
+    user_id: int
+    start: float
+    end: float
+    parties: int
+
+    @property
+    def gain(self) -> float:
+        return self.end - self.start
+
+
+def rating_gains(
+    user_ids: list[int], start: dt.datetime, end: dt.datetime, pool: str = LADDER_POOL
+) -> list[RatingGain]:
+    """Rating gained by these players from rated Parties finished in ``[start, end)``, the
+    largest gain first (players without such a Partie are left out)."""
+    changes = (
+        RatingChange.objects.filter(
+            pool=pool, user_id__in=user_ids, finished_at__gte=start, finished_at__lt=end
+        )
+        .order_by("user_id", "finished_at", "partie_id")
+        .values_list("user_id", "mu_before", "mu_after")
+    )
+    found: dict[int, RatingGain] = {}
+    for user_id, before, after in changes:
+        gain = found.get(user_id)
+        if gain is None:
+            found[user_id] = RatingGain(user_id, before, after, 1)
+        else:
+            gain.end = after
+            gain.parties += 1
+    return sorted(found.values(), key=lambda g: (-g.gain, -g.parties, g.user_id))
+
+
+def rating_changes_of(user: Any, partie_ids: list[int], pool: str = LADDER_POOL) -> dict[int, int]:
+    """Partie id -> the whole-point rating change it made for ``user`` (rated ones only)."""
+    return {
+        change.partie_id: change.delta
+        for change in RatingChange.objects.filter(user=user, pool=pool, partie_id__in=partie_ids)
+    }

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from rosbi_platform.accounts.models import Club
-from tournaments import entries, events, exports, results, rounds, selectors
+from tournaments import entries, events, exports, results, rounds, seasons, selectors
 from tournaments import series as series_service
 from tournaments.common import TournamentError, log_action
 from tournaments.forms import SeriesForm
@@ -25,6 +25,8 @@ from tournaments.models import (
     SERIES_TEMPLATE_FIELDS,
     Announcement,
     AuditLog,
+    ClubSeason,
+    ClubSeasonStanding,
     Entry,
     PhysicalResult,
     Round,
@@ -240,6 +242,10 @@ class TournamentAdmin(_ClubScoped, admin.ModelAdmin):
             kwargs["queryset"] = Club.objects.filter(
                 pk__in=selectors.managed_club_ids(request.user)
             )
+        if db_field.name == "season" and not request.user.is_superuser:
+            kwargs["queryset"] = ClubSeason.objects.filter(
+                club_id__in=selectors.managed_club_ids(request.user)
+            ).exclude(status=ClubSeason.Status.CLOSED)
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
     def save_model(self, request, obj, form, change):
@@ -707,3 +713,96 @@ class SeriesAdmin(_ClubScoped, admin.ModelAdmin):
     @admin.action(description=gettext_lazy("Resume"))
     def resume_series(self, request, queryset):
         self._set_active(request, queryset, True)
+
+
+# --------------------------------------------------------------------------- club seasons
+
+
+class ClubSeasonStandingInline(admin.TabularInline):
+    """The stored table of a closed season: read-only (it is what closing archived)."""
+
+    model = ClubSeasonStanding
+    extra = 0
+    fields = ["rank", "user", "points", "events_counted", "events_played", "results"]
+    readonly_fields = fields
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(ClubSeason)
+class ClubSeasonAdmin(_ClubScoped, admin.ModelAdmin):
+    """Club seasons: a new one is made by ``seasons.create_season``; opening and closing are
+    the actions (``seasons.open_season`` / ``close_season``), as on the season page."""
+
+    list_display = ["name", "club", "starts_on", "ends_on", "status", "best_of", "ladder"]
+    list_filter = ["status", "club"]
+    search_fields = ["name"]
+    readonly_fields = ["status", "opened_at", "closed_at"]
+    fields = [
+        "club",
+        "name",
+        "starts_on",
+        "ends_on",
+        "best_of",
+        "place_points",
+        "ladder",
+        "automatic",
+        "status",
+        "opened_at",
+        "closed_at",
+    ]
+    inlines = [ClubSeasonStandingInline]
+    actions = ["open_seasons", "close_seasons"]
+
+    def _may(self, request: HttpRequest, obj: Any) -> bool:
+        if obj is None:
+            return request.user.is_superuser or bool(selectors.managed_club_ids(request.user))
+        return selectors.can_manage_club(request.user, obj.club_id)
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        closed = obj is not None and obj.status == ClubSeason.Status.CLOSED
+        return not closed and super().has_change_permission(request, obj)
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if db_field.name == "club" and not request.user.is_superuser:
+            kwargs["queryset"] = Club.objects.filter(
+                pk__in=selectors.managed_club_ids(request.user)
+            )
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    def save_model(self, request, obj, form, change):
+        if change:
+            obj.save()
+            return
+        created = seasons.create_season(
+            club=obj.club,
+            by=request.user,
+            **{name: getattr(obj, name) for name in form.cleaned_data if name != "club"},
+        )
+        obj.pk = created.pk
+
+    def _each_season(self, request, queryset, run, label: str) -> None:
+        done = 0
+        for season in queryset.order_by("starts_on"):
+            try:
+                run(season.pk, request.user)
+                done += 1
+            except TournamentError as error:
+                self.message_user(request, f"{season}: {error}", messages.ERROR)
+        if done:
+            self.message_user(request, f"{label}: {done}", messages.SUCCESS)
+
+    @admin.action(description=gettext_lazy("Open the selected seasons"))
+    def open_seasons(self, request, queryset):
+        self._each_season(request, queryset, seasons.open_season, _("Seasons opened"))
+
+    @admin.action(description=gettext_lazy("Close the selected seasons (stores their tables)"))
+    def close_seasons(self, request, queryset):
+        self._each_season(request, queryset, seasons.close_season, _("Seasons closed"))

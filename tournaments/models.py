@@ -243,6 +243,15 @@ class Tournament(models.Model):
     )
     # The series' occurrence this event is (UTC); None once it left the series' schedule.
     series_occurrence = models.DateTimeField(null=True, blank=True, editable=False)
+    season = models.ForeignKey(
+        "tournaments.ClubSeason",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="events",
+        verbose_name=_("season"),
+        help_text=_("A season of the same club whose dates include the event's day."),
+    )
 
     class Meta:
         ordering = ["starts_at", "name"]
@@ -278,6 +287,10 @@ class Tournament(models.Model):
             and self.min_rating > self.max_rating
         ):
             raise ValidationError(_("The minimum rating is above the maximum."))
+        if self.season_id is not None:
+            problem = self.season.refusal_for(self)
+            if problem:
+                raise ValidationError({"season": problem})
 
     @property
     def group_name(self) -> str:
@@ -733,3 +746,155 @@ class CalendarToken(models.Model):
 
     def __str__(self) -> str:
         return str(self.user)
+
+
+# --------------------------------------------------------------------------- club seasons
+
+
+def default_place_points() -> list[int]:
+    return [10, 8, 6, 5, 4, 3, 2, 1]
+
+
+def validate_place_points(value: list[int]) -> None:
+    """Points for 1st, 2nd, ... place: at least one, none negative, never more for a worse
+    place than for a better one."""
+    if not value:
+        raise ValidationError(_("Give the points for at least the first place."))
+    if any(points < 0 for points in value):
+        raise ValidationError(_("Points cannot be negative."))
+    if any(worse > better for better, worse in zip(value, value[1:], strict=False)):
+        raise ValidationError(
+            _("A worse place cannot earn more points than a better one (e.g. 10, 8, 6, 5).")
+        )
+
+
+class ClubSeason(models.Model):
+    """A club's season: its events (``Tournament.season``) make one table, each player's best
+    ``best_of`` results counting (``season_scoring``). Opening and closing are services
+    (``tournaments.seasons``), by hand or on the dates; closing stores the table."""
+
+    class Status(models.TextChoices):
+        PLANNED = "planned", _("Not open yet")
+        OPEN = "open", _("Open")
+        CLOSED = "closed", _("Closed")
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="seasons")
+    name = models.CharField(_("name"), max_length=100)
+    starts_on = models.DateField(_("first day"))
+    ends_on = models.DateField(_("last day"))
+    best_of = models.PositiveSmallIntegerField(
+        _("results that count"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1)],
+        help_text=_("Each player's best N events count; empty: every event counts."),
+    )
+    place_points = ArrayField(
+        models.PositiveIntegerField(),
+        verbose_name=_("points per place"),
+        default=default_place_points,
+        validators=[validate_place_points],
+        help_text=_("For 1st, 2nd, 3rd ... place, separated by commas; later places score 0."),
+    )
+    ladder = models.BooleanField(
+        _("season of the club ladder"),
+        default=False,
+        help_text=_(
+            "The season page also ranks the members by ladder rating gained during the season; "
+            "closing stores that table too."
+        ),
+    )
+    automatic = models.BooleanField(
+        _("open and close on its dates"),
+        default=True,
+        help_text=_("Opens on the first day and closes after the last day by itself."),
+    )
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.PLANNED, editable=False
+    )
+    opened_at = models.DateTimeField(null=True, blank=True, editable=False)
+    closed_at = models.DateTimeField(null=True, blank=True, editable=False)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["club", "-starts_on", "name"]
+        verbose_name = _("club season")
+        verbose_name_plural = _("club seasons")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club"],
+                condition=models.Q(status="open"),
+                name="one_open_season_per_club",
+            ),
+            models.UniqueConstraint(fields=["club", "name"], name="unique_season_name_per_club"),
+            models.CheckConstraint(
+                condition=models.Q(ends_on__gte=models.F("starts_on")),
+                name="season_ends_after_it_starts",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def clean(self) -> None:
+        if self.starts_on and self.ends_on and self.ends_on < self.starts_on:
+            raise ValidationError({"ends_on": _("The last day is before the first day.")})
+        if self.club_id and self.starts_on and self.ends_on:
+            overlapping = (
+                ClubSeason.objects.filter(club_id=self.club_id)
+                .exclude(pk=self.pk)
+                .filter(starts_on__lte=self.ends_on, ends_on__gte=self.starts_on)
+            )
+            if overlapping.exists():
+                raise ValidationError(_("The club has another season on some of these days."))
+
+    def refusal_for(self, tournament: Tournament) -> str | None:
+        """Why ``tournament`` cannot belong to this season (None when it can): another club,
+        or a start (in the event's own time zone) outside the season's days."""
+        if tournament.club_id != self.club_id:
+            return gettext("The season belongs to another club.")
+        if tournament.starts_at is None:
+            return None
+        try:
+            zone = zoneinfo.ZoneInfo(tournament.time_zone)
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            zone = zoneinfo.ZoneInfo("UTC")
+        day = tournament.starts_at.astimezone(zone).date()
+        if not self.starts_on <= day <= self.ends_on:
+            return gettext(
+                "The event's day (%(day)s) is outside the season (%(start)s to %(end)s)."
+            ) % {
+                "day": day.isoformat(),
+                "start": self.starts_on.isoformat(),
+                "end": self.ends_on.isoformat(),
+            }
+        return None
+
+
+class ClubSeasonStanding(models.Model):
+    """A player's stored line in a closed season's table (the archive); ``rating_*`` are the
+    ladder figures of a ladder season (None otherwise)."""
+
+    season = models.ForeignKey(ClubSeason, on_delete=models.CASCADE, related_name="standings")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="club_season_standings"
+    )
+    rank = models.PositiveIntegerField()
+    points = models.PositiveIntegerField()
+    events_played = models.PositiveIntegerField()
+    events_counted = models.PositiveIntegerField()
+    results = ArrayField(models.PositiveIntegerField(), default=list)
+    rating_start = models.FloatField(null=True, blank=True)
+    rating_end = models.FloatField(null=True, blank=True)
+    rated_parties = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["season", "rank", "user"]
+        verbose_name = _("club season standing")
+        verbose_name_plural = _("club season standings")
+        constraints = [
+            models.UniqueConstraint(fields=["season", "user"], name="one_line_per_club_season")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.season}: {self.rank}. {self.user}"

@@ -13,6 +13,7 @@ from django.db.models import QuerySet
 from django.utils import formats, timezone
 
 from games import selectors as games_selectors
+from rosbi_platform.accounts import selectors as accounts_selectors
 from rosbi_platform.accounts.models import Club, ClubMembership
 from tournaments import duplicate as duplicate_algorithms
 from tournaments import knockout
@@ -73,19 +74,12 @@ def can_manage(user: Any, tournament: Tournament) -> bool:
 def can_manage_club(user: Any, club_id: int) -> bool:
     if user is None or not user.is_authenticated:
         return False
-    if user.is_superuser:
-        return True
-    return ClubMembership.objects.filter(
-        club_id=club_id, user=user, role=ClubMembership.Role.ORGANISER
-    ).exists()
+    return accounts_selectors.is_club_organiser(user, club_id)
 
 
 def managed_club_ids(user: Any) -> list[int]:
-    return list(
-        ClubMembership.objects.filter(user=user, role=ClubMembership.Role.ORGANISER).values_list(
-            "club_id", flat=True
-        )
-    )
+    """The clubs whose events the user runs (owners and organisers)."""
+    return accounts_selectors.organised_club_ids(user)
 
 
 def managed_tournaments(user: Any) -> QuerySet[Tournament]:

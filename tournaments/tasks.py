@@ -81,3 +81,15 @@ def create_series_events() -> int:
         except TournamentError:
             logger.exception("series %s could not create its events", series_id)
     return created
+
+
+ADVANCE_SEASONS_TASK = "tournaments.tasks.advance_club_seasons"
+
+
+@shared_task(name=ADVANCE_SEASONS_TASK, ignore_result=True)
+def advance_club_seasons() -> dict[str, list[int]]:
+    """Run by beat every hour: close the automatic club seasons whose last day has passed and
+    open those whose first day has come (``seasons.advance_seasons``; safe twice or at once)."""
+    from tournaments import seasons
+
+    return seasons.advance_seasons()
