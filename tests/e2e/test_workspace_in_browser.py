@@ -1,8 +1,9 @@
-"""An organiser runs a club evening from a phone (390x844): a preset event in four steps,
-entrants checked in at the door in the workspace, round 1 seated, a substitution, the round
-started and played (bots at the online table, a score sheet at the physical one), and a
-result amended after the event has closed; the workspace shows the amended totals. Every
-page fits the screen and axe-core finds no serious problem."""
+"""An organiser runs a club evening from a phone (390x844): a preset event in four steps, put
+into the club's open season on the season page, entrants checked in at the door in the
+workspace, round 1 seated, a substitution, two rounds started and played (bots at the online
+table, a score sheet at the physical one), and a result amended after the event has closed;
+the workspace shows the amended totals and the season table counts the evening. Every page
+fits the screen and axe-core finds no serious problem."""
 
 from __future__ import annotations
 
@@ -27,19 +28,47 @@ def fits(page) -> None:
     assert axe_problems(page) == []
 
 
+def play_round(physical, online_table, organiser) -> None:
+    """The physical table enters and confirms its sheet; bots play the online one out."""
+    from tests.tournaments.helpers import enter_and_confirm, players_time_out
+    from tournaments import scheduler
+    from tournaments.models import RoundTable
+
+    tournament = physical.round.tournament
+    enter_and_confirm(physical, organiser, f"club-evening-{physical.round.number}")
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline:
+        online_table.refresh_from_db()
+        if online_table.status == RoundTable.Status.FINISHED:
+            break
+        players_time_out()
+        time.sleep(0.2)
+    assert online_table.status == RoundTable.Status.FINISHED
+    scheduler.advance_tournament(tournament.pk)
+
+
 def test_an_organiser_runs_a_club_evening_from_a_phone(chromium, asgi_live_server):
     from tests.tournaments.factories import ClubFactory, UserFactory
     from tests.tournaments.helpers import (
-        enter_and_confirm,
         organiser_of,
-        players_time_out,
         random_sheet,
     )
-    from tournaments import entries, scheduler
+    from tournaments import club_selectors, entries, seasons
     from tournaments.models import Entry, Round, RoundSeat, RoundTable, Tournament
 
     club = ClubFactory(name="Rosbi-Freunde Kreuzberg", slug="kreuzberg")
     organiser = organiser_of(club)
+    today = timezone.now().astimezone(BERLIN).date()
+    season = seasons.create_season(
+        club=club,
+        by=organiser,
+        name="Winter 2026",
+        starts_on=today - dt.timedelta(days=30),
+        ends_on=today + dt.timedelta(days=60),
+        best_of=3,
+        place_points=[10, 7, 5, 3, 2, 1],
+    )
+    seasons.open_season(season.pk, by=organiser)
     base = asgi_live_server.url
     context = session_context(chromium, base, organiser, VIEWPORTS["390x844"], "en", axe=True)
     page = context.new_page()
@@ -56,7 +85,7 @@ def test_an_organiser_runs_a_club_evening_from_a_phone(chromium, asgi_live_serve
             start.strftime("%Y-%m-%dT%H:%M")
         )
         page.locator("#id_time_zone").select_option("Europe/Berlin")
-        page.locator("#id_rounds").fill("1")
+        page.locator("#id_rounds").fill("2")
         page.locator("#scoring summary").click()  # folded on a phone
         page.get_by_label("Points per place at a table of 4").fill("4, 2, 1, 0")
         page.get_by_role("button", name="Preview").click()
@@ -68,9 +97,21 @@ def test_an_organiser_runs_a_club_evening_from_a_phone(chromium, asgi_live_serve
         fits(page)
 
         tournament = Tournament.objects.get(club=club)
-        assert (tournament.format, tournament.mode, tournament.rounds) == ("swiss", "hybrid", 1)
+        assert (tournament.format, tournament.mode, tournament.rounds) == ("swiss", "hybrid", 2)
         assert tournament.placement_points == {"4": [4.0, 2.0, 1.0, 0.0]}
         assert tournament.registration == Tournament.Window.OPEN
+
+        # Step 5: the evening counts in the club's season (added on the season page).
+        page.goto(base + reverse("clubs:season", args=[club.slug, season.pk]))
+        page.locator("#id_tournament").select_option(str(tournament.pk))
+        page.get_by_role("button", name="Add to the season").click()
+        expect(page.locator("section[aria-labelledby=events-heading]")).to_contain_text(
+            "Thursday club evening"
+        )
+        fits(page)
+        tournament.refresh_from_db()
+        assert tournament.season_id == season.pk
+        page.goto(base + reverse("tournaments:workspace", args=[tournament.slug]))
 
         # Entrants register on their own (the service behind the Register button).
         online = UserFactory.create_batch(4)
@@ -114,22 +155,29 @@ def test_an_organiser_runs_a_club_evening_from_a_phone(chromium, asgi_live_serve
         # Started: the online table is played by bots, the physical one enters its sheet.
         page.get_by_role("button", name="Start round 1 now").click()
         expect(page.locator(".messages")).to_contain_text("Round 1 has started.")
-        enter_and_confirm(physical, organiser, "club-evening")
         online_table = RoundTable.objects.get(round=round_one, physical=False)
-        deadline = time.monotonic() + 240
-        while time.monotonic() < deadline:
-            online_table.refresh_from_db()
-            if online_table.status == RoundTable.Status.FINISHED:
-                break
-            players_time_out()
-            time.sleep(0.2)
-        scheduler.advance_tournament(tournament.pk)
+        play_round(physical, online_table, organiser)
+
+        # Round 2: seated and started from the workspace, played the same way.
+        page.goto(base + reverse("tournaments:workspace", args=[tournament.slug]))
+        page.get_by_role("button", name="Seat round 2").click()
+        expect(page.locator(".messages")).to_contain_text("Round 2 is seated.")
+        page.get_by_role("button", name="Start round 2 now").click()
+        expect(page.locator(".messages")).to_contain_text("Round 2 has started.")
+        round_two = Round.objects.get(tournament=tournament, number=2)
+        play_round(
+            RoundTable.objects.get(round=round_two, physical=True),
+            RoundTable.objects.get(round=round_two, physical=False),
+            organiser,
+        )
         tournament.refresh_from_db()
         assert tournament.status == Tournament.Status.FINISHED
 
         # After the close only the organisers amend: a corrected sheet, confirmed.
         page.goto(base + reverse("tournaments:workspace", args=[tournament.slug]))
-        page.get_by_role("link", name="Amend result").click()
+        page.locator(f"[data-result-table='1-{physical.number}']").get_by_role(
+            "link", name="Amend result"
+        ).click()
         corrected = random_sheet(4, "corrected")
         for deal, row in enumerate(corrected):
             for seat, value in enumerate(row):
@@ -161,5 +209,20 @@ def test_an_organiser_runs_a_club_evening_from_a_phone(chromium, asgi_live_serve
             assert f"{seat.entry.user.profile.public_name} {seat.total}" in online_line
         assert "Ersatz" in physical_line
         assert tournament.audit.filter(action="amend_result", actor=organiser).count() == 1
+
+        # The season table counts the evening: every player who played, with its points.
+        page.goto(base + reverse("clubs:season", args=[club.slug, season.pk]))
+        fits(page)
+        shoot(page, "workspace-season-390x844-en", full_page=True)
+        expected = [row for row in club_selectors.season_rows(season) if row.played]
+        assert "Ersatz" in [row.name for row in expected] and len(expected) >= 8
+        for row in expected:
+            name_link = page.get_by_role("link", name=row.name, exact=True)
+            line = page.locator(".season-table tbody tr", has=name_link).inner_text()
+            assert line.split("\t")[2].strip() == str(row.points), line
+        assert (
+            "1 finished event"
+            in page.locator("section[aria-labelledby=table-heading]").inner_text()
+        )
     finally:
         context.close()
