@@ -15,9 +15,9 @@ from ratings import elo
 from ratings.models import LADDER_POOL, PlayerRating, RatingChange
 
 # The pool's odds calibration (``pool_scale``): fitted on the last CALIBRATION_PARTIES applied
-# Parties, kept in the cache for CALIBRATION_SECONDS (one scale moves slowly).
+# Parties, cached until the pool applies another Partie (at most CALIBRATION_SECONDS).
 CALIBRATION_PARTIES = 1000
-CALIBRATION_SECONDS = 600
+CALIBRATION_SECONDS = 3600
 
 
 def pool_scale(pool: str = LADDER_POOL) -> float:
@@ -27,14 +27,18 @@ def pool_scale(pool: str = LADDER_POOL) -> float:
     saw it before the Partie (the stored pre-Partie ratings, bots at their fixed rating, a
     leaver one point behind the worst total, as the update rated it) and ``elo.fit_scale``
     finds the scale under which those predictions were honest. 1 (the bare model) for a
-    pool without history. Cached, since the scale moves slowly and the fit reads many rows.
+    pool without history. Cached per state of the pool's ledger (the count of applied Parties
+    and the last one), so a new result or a recompute is seen at the next read.
     """
     from django.core.cache import cache
 
-    from ratings.models import RatedPartie
+    from ratings.models import RatedPartie, RatingLedger
     from ratings.replay import bot_rating
 
-    key = f"ratings:pool-scale:{pool}"
+    ledger = RatingLedger.objects.filter(pool=pool).values_list("applied", "last_partie_id").first()
+    if ledger is None:
+        return 1.0
+    key = f"ratings:pool-scale:{pool}:{ledger[0]}:{ledger[1]}"
     cached = cache.get(key)
     if cached is not None:
         return float(cached)
