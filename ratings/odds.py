@@ -256,10 +256,13 @@ class HelpChart:
     newcomer: str
     x_ticks: list[tuple[str, str]]
     y_ticks: list[tuple[str, str]]
+    odds_400: int
 
 
-def help_chart(width: int = 640, height: int = 260) -> HelpChart:
-    """Geometry of the help page's curves, from ``elo.win_probability`` itself."""
+def help_chart(width: int = 640, height: int = 260, scale: float = 1.0) -> HelpChart:
+    """Geometry of the help page's curves, from ``elo.win_probability`` itself at the pool's
+    calibration ``scale``; ``odds_400`` is what 400 points ahead is worth between settled
+    players ("about 8 to 1")."""
     left, right, top, bottom = 48, 24, 12, height - 30  # room for the "+800" label
     gaps = range(-800, 801, 20)
 
@@ -271,10 +274,11 @@ def help_chart(width: int = 640, height: int = 260) -> HelpChart:
 
     settled_sigma = elo.settled_sigma()
     settled = elo.Rating(sigma=settled_sigma)
+    ahead = elo.win_probability(elo.Rating(1900.0, settled_sigma), settled, scale)
 
     def curve(sigma: float) -> str:
         return " ".join(
-            f"{x_of(g)},{y_of(elo.win_probability(elo.Rating(1500.0 + g, sigma), settled))}"
+            f"{x_of(g)},{y_of(elo.win_probability(elo.Rating(1500.0 + g, sigma), settled, scale))}"
             for g in gaps
         )
 
@@ -287,6 +291,7 @@ def help_chart(width: int = 640, height: int = 260) -> HelpChart:
         newcomer=curve(elo.INITIAL_SIGMA),
         x_ticks=[(x_of(g), f"{g:+d}" if g else "0") for g in range(-800, 801, 200)],
         y_ticks=[(y_of(p / 100), f"{p} %") for p in range(0, 101, 25)],
+        odds_400=round(ahead / (1.0 - ahead)),
     )
 
 
@@ -295,10 +300,12 @@ class HelpExample:
     rows: list[tuple[int, elo.SeatOdds]]  # (rating, its odds) per seat
 
 
-def help_examples() -> list[HelpExample]:
-    """Two tables of four settled players, through ``elo.table_odds``: equals, and a favourite."""
+def help_examples(scale: float = 1.0) -> list[HelpExample]:
+    """Two tables of four settled players, through ``elo.table_odds`` at the pool's calibration
+    ``scale``: equals, and a favourite."""
     examples = []
     for mus in ([1500, 1500, 1500, 1500], [1700, 1500, 1500, 1300]):
         players = [elo.Rating(float(mu), elo.settled_sigma()) for mu in mus]
-        examples.append(HelpExample(rows=list(zip(mus, elo.table_odds(players), strict=True))))
+        odds = elo.table_odds(players, scale=scale)
+        examples.append(HelpExample(rows=list(zip(mus, odds, strict=True))))
     return examples
