@@ -12,8 +12,11 @@ as a value in [0, 1] that mixes the plain win/draw/loss with a bounded, monotone
 score-margin term (``tanh`` of the point difference; measured to help on this game, so
 by default the score is that term alone, a draw still scoring 1/2), and the Glicko-1 update is applied with each pair down-weighted
 because the ``n - 1`` results of one Partie are not independent games. A Partie can
-move ``mu`` by at most ``MAX_CHANGE``. ``sigma`` shrinks with play and grows with
-inactivity back towards ``INITIAL_SIGMA``.
+move ``mu`` by at most ``MAX_CHANGE``. ``sigma`` shrinks with play, grows by the drift ``TAU``
+before every Partie (so a regular keeps reacting to a real change of form) and with
+inactivity back towards ``INITIAL_SIGMA``. The odds (``predict``) take a pool's calibration
+``scale``, fitted on its own results (``fit_scale``), so they stay honest however much luck
+the game has.
 """
 
 from __future__ import annotations
