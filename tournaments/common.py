@@ -44,6 +44,7 @@ ADVANCE_TOURNAMENT_TASK = "tournaments.tasks.advance_tournament"
 RECOMPUTE_STANDINGS_TASK = "tournaments.tasks.recompute_standings"
 NOTIFY_TABLE_READY_TASK = "tournaments.tasks.notify_table_ready"
 NOTIFY_EVENT_TASK = "tournaments.tasks.notify_event"
+NOTIFY_ANNOUNCEMENT_TASK = "tournaments.tasks.notify_announcement"
 
 
 class TournamentError(Exception):

@@ -17,7 +17,15 @@ from games.broadcast import send_to_group
 from rosbi_platform.accounts.models import ClubMembership
 from rosbi_platform.links import absolute_url
 from tournaments import selectors
-from tournaments.models import Entry, Notice, Round, RoundTable, Tournament
+from tournaments.models import (
+    Announcement,
+    AnnouncementDelivery,
+    Entry,
+    Notice,
+    Round,
+    RoundTable,
+    Tournament,
+)
 
 
 def push_to_page(tournament_id: int, message: dict[str, Any]) -> None:
@@ -133,6 +141,42 @@ def notify_event(tournament_id: int, kind: str) -> int:
             user=user, tournament=tournament, kind=kind, message=message, url=url
         )
         _email_notice(notice, user, subject)
+        sent += 1
+    return sent
+
+
+def notify_announcement(announcement_id: int) -> int:
+    """The organisers' announcement as an in-app notice to every entrant (not withdrawn),
+    once per entrant: the delivery row's unique constraint makes a second run skip who was
+    already told. Returns how many were told now."""
+    announcement = Announcement.objects.select_related("tournament").get(pk=announcement_id)
+    tournament = announcement.tournament
+    url = reverse("tournaments:detail", args=[tournament.slug])
+    users = [
+        entry.user
+        for entry in Entry.objects.filter(tournament=tournament)
+        .exclude(status=Entry.Status.WITHDRAWN)
+        .select_related("user__profile")
+    ]
+    sent = 0
+    for user in users:
+        with translation.override(_language_of(user)):
+            message = _("%(event)s, from the organisers: %(text)s") % {
+                "event": tournament.name,
+                "text": announcement.text,
+            }
+        try:
+            with transaction.atomic():
+                AnnouncementDelivery.objects.create(announcement=announcement, user=user)
+                Notice.objects.create(
+                    user=user,
+                    tournament=tournament,
+                    kind="announcement",
+                    message=message[:400],
+                    url=url,
+                )
+        except IntegrityError:
+            continue  # told by an earlier run
         sent += 1
     return sent
 
