@@ -136,11 +136,21 @@ def widen_for_partie(
     on top of the days away (both capped at the newcomer value). ``update`` and ``predict``
     both start from this, so the odds shown are those of the Partie the update rates.
     """
-    rating = inflate_for_inactivity(rating, now, params)
-    if params.tau == 0.0:
-        return rating
-    grown = math.sqrt(rating.sigma**2 + params.tau**2)
-    return replace(rating, sigma=min(max(grown, rating.sigma), params.initial_sigma))
+    sigma = _widened_sigma(rating, now, params)
+    return rating if sigma == rating.sigma else replace(rating, sigma=sigma)
+
+
+def _widened_sigma(rating: Rating, now: float | None, params: Params) -> float:
+    """``widen_for_partie``'s sigma without building a ``Rating`` (``predict`` runs per view)."""
+    sigma = rating.sigma
+    last = rating.last_played
+    if now is not None and last is not None and now > last:
+        grown = math.sqrt(sigma**2 + params.inactivity_c**2 * ((now - last) / SECONDS_PER_DAY))
+        sigma = min(max(grown, sigma), params.initial_sigma)
+    if params.tau != 0.0:
+        grown = math.sqrt(sigma**2 + params.tau**2)
+        sigma = min(max(grown, sigma), params.initial_sigma)
+    return sigma
 
 
 def settled_sigma(n: int = 4, params: Params = DEFAULT_PARAMS) -> float:
@@ -210,13 +220,16 @@ def predict(
     """
     _check_ratings(players)
     _check_scale(scale)
-    players = [widen_for_partie(p, now, params) for p in players]
+    sigmas = [_widened_sigma(p, now, params) for p in players]
     n = len(players)
     matrix = [[0.5] * n for _ in range(n)]
     for i in range(n):
+        row = matrix[i]
         for j in range(i + 1, n):
-            matrix[i][j] = win_probability(players[i], players[j], scale)
-            matrix[j][i] = 1.0 - matrix[i][j]
+            # win_probability of the widened ratings, without building them.
+            p = _expected(players[i].mu, players[j].mu, math.hypot(sigmas[i], sigmas[j]), scale)
+            row[j] = p
+            matrix[j][i] = 1.0 - p
     return matrix
 
 
