@@ -40,7 +40,7 @@ MIN_SIGMA = 60.0
 # established; a newcomer gets below it after about 25 Parties.
 PROVISIONAL_SIGMA = 130.0
 # Inactivity: sigma^2 grows by INACTIVITY_C^2 per day without a Partie (capped at
-# INITIAL_SIGMA); from the floor back to fully provisional takes about a year.
+# INITIAL_SIGMA); from a settled sigma back to provisional takes about half a year.
 INACTIVITY_C = 5.0
 SECONDS_PER_DAY = 86400.0
 # Largest change of mu one Partie may cause (Elo points).
