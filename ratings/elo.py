@@ -12,8 +12,11 @@ as a value in [0, 1] that mixes the plain win/draw/loss with a bounded, monotone
 score-margin term (``tanh`` of the point difference; measured to help on this game, so
 by default the score is that term alone, a draw still scoring 1/2), and the Glicko-1 update is applied with each pair down-weighted
 because the ``n - 1`` results of one Partie are not independent games. A Partie can
-move ``mu`` by at most ``MAX_CHANGE``. ``sigma`` shrinks with play and grows with
-inactivity back towards ``INITIAL_SIGMA``.
+move ``mu`` by at most ``MAX_CHANGE``. ``sigma`` shrinks with play, grows by the drift ``TAU``
+before every Partie (so a regular keeps reacting to a real change of form) and with
+inactivity back towards ``INITIAL_SIGMA``. The odds (``predict``) take a pool's calibration
+``scale``, fitted on its own results (``fit_scale``), so they stay honest however much luck
+the game has.
 """
 
 from __future__ import annotations
@@ -26,12 +29,18 @@ from typing import Any
 
 INITIAL_MU = 1500.0
 INITIAL_SIGMA = 350.0
-# Floor for sigma so established players still react to a change in form.
+# Skill drift per Partie (Elo points): before every update sigma^2 grows by TAU^2, so an
+# established player's sigma settles where a Partie still moves the rating enough to follow a
+# real change of form (docs/ratings.md, "Reacting to change").
+TAU = 20.0
+# Floor for sigma: a guard only; with TAU the settled sigma sits above it.
 MIN_SIGMA = 60.0
-# Ratings with sigma above this are provisional and displayed with "?".
-PROVISIONAL_SIGMA = 110.0
+# Ratings with sigma above this are provisional and displayed with "?". Above the sigma a
+# regular settles at with the drift TAU (104-117 at tables of 6 down to 3), so regulars are
+# established; a newcomer gets below it after about 25 Parties.
+PROVISIONAL_SIGMA = 130.0
 # Inactivity: sigma^2 grows by INACTIVITY_C^2 per day without a Partie (capped at
-# INITIAL_SIGMA); from the floor back to fully provisional takes about a year.
+# INITIAL_SIGMA); from a settled sigma back to provisional takes about half a year.
 INACTIVITY_C = 5.0
 SECONDS_PER_DAY = 86400.0
 # Largest change of mu one Partie may cause (Elo points).
@@ -48,7 +57,13 @@ MARGIN_SLOPE = 0.8
 # score can otherwise take points from a favourite who wins by little (docs/ratings.md).
 WINNER_NEVER_LOSES = True
 
+# Calibration of the odds (``fit_scale``): the bounds of the log-odds multiplier and the
+# prior's weight in curvature units (about 25 informative pairs' worth).
+CALIBRATION_BOUNDS = (0.25, 4.0)
+CALIBRATION_PRIOR_WEIGHT = 2.0
+
 _Q = math.log(10.0) / 400.0
+_LN10 = math.log(10.0)
 
 
 @dataclass(frozen=True)
@@ -75,6 +90,7 @@ class Params:
     margin_scale: float = MARGIN_SCALE
     margin_slope: float = MARGIN_SLOPE
     winner_never_loses: bool = WINNER_NEVER_LOSES
+    tau: float = TAU
 
 
 DEFAULT_PARAMS = Params()
@@ -111,48 +127,171 @@ def inflate_for_inactivity(
     return replace(rating, sigma=min(max(grown, rating.sigma), params.initial_sigma))
 
 
+def widen_for_partie(
+    rating: Rating, now: float | None = None, params: Params = DEFAULT_PARAMS
+) -> Rating:
+    """The rating a Partie at ``now`` starts from: inactivity up to ``now``, then the drift.
+
+    Skill may have moved since the last Partie, so sigma^2 grows by ``tau^2`` once per Partie
+    on top of the days away (both capped at the newcomer value). ``update`` and ``predict``
+    both start from this, so the odds shown are those of the Partie the update rates.
+    """
+    sigma = _widened_sigma(rating, now, params)
+    return rating if sigma == rating.sigma else replace(rating, sigma=sigma)
+
+
+def _widened_sigma(rating: Rating, now: float | None, params: Params) -> float:
+    """``widen_for_partie``'s sigma without building a ``Rating`` (``predict`` runs per view)."""
+    sigma = rating.sigma
+    last = rating.last_played
+    if now is not None and last is not None and now > last:
+        grown = math.sqrt(sigma**2 + params.inactivity_c**2 * ((now - last) / SECONDS_PER_DAY))
+        sigma = min(max(grown, sigma), params.initial_sigma)
+    if params.tau != 0.0:
+        grown = math.sqrt(sigma**2 + params.tau**2)
+        sigma = min(max(grown, sigma), params.initial_sigma)
+    return sigma
+
+
+def settled_sigma(n: int = 4, params: Params = DEFAULT_PARAMS) -> float:
+    """The sigma a regular settles at, playing tables of ``n`` against an equal, settled field.
+
+    The fixed point of "widen by the drift, then learn from one Partie": where the drift
+    ``tau`` adds exactly what a Partie teaches. The floor when there is no drift.
+    """
+    pair_weight = params.pair_weight / (n - 1) ** params.pair_exponent
+    sigma = params.initial_sigma
+    for _ in range(1000):
+        widened = min(math.hypot(sigma, params.tau), params.initial_sigma)
+        information = (n - 1) * _g(widened) ** 2 * 0.25
+        new = max(
+            params.min_sigma,
+            math.sqrt(1.0 / (1.0 / widened**2 + _Q * _Q * pair_weight * information)),
+        )
+        if abs(new - sigma) < 1e-9:
+            return new
+        sigma = new
+    return sigma
+
+
 def _g(sigma: float) -> float:
     """Glicko's attenuation: an uncertain opponent tells less, and predictions flatten."""
     return 1.0 / math.sqrt(1.0 + 3.0 * (_Q * sigma) ** 2 / math.pi**2)
 
 
-def _expected(mu: float, other_mu: float, combined_sigma: float) -> float:
+def _expected(mu: float, other_mu: float, combined_sigma: float, scale: float = 1.0) -> float:
     """Elo expectation with the rating difference attenuated by uncertainty."""
-    exponent = -_g(combined_sigma) * (mu - other_mu) / 400.0
+    exponent = -scale * _g(combined_sigma) * (mu - other_mu) / 400.0
     exponent = max(-300.0, min(300.0, exponent))
     return 1.0 / (1.0 + 10.0**exponent)
 
 
-def win_probability(a: Rating, b: Rating) -> float:
+def win_probability(a: Rating, b: Rating, scale: float = 1.0) -> float:
     """P(a finishes ahead of b), a draw counting as half for each.
 
     Both players' uncertainty widens the prediction, as in Glicko's expected score for
-    a game between two rated players, so p(a, b) + p(b, a) = 1 exactly.
+    a game between two rated players, so p(a, b) + p(b, a) = 1 exactly. ``scale`` multiplies
+    the log-odds: the pool's calibration (``fit_scale``), 1 for the bare model.
     """
-    return _expected(a.mu, b.mu, math.hypot(a.sigma, b.sigma))
+    return _expected(a.mu, b.mu, math.hypot(a.sigma, b.sigma), scale)
+
+
+def raw_log_odds(a: Rating, b: Rating) -> float:
+    """ln(p / (1 - p)) of ``win_probability(a, b)`` at scale 1: what calibration multiplies."""
+    return _LN10 * _g(math.hypot(a.sigma, b.sigma)) * (a.mu - b.mu) / 400.0
 
 
 def predict(
-    players: Sequence[Rating], now: float | None = None, params: Params = DEFAULT_PARAMS
+    players: Sequence[Rating],
+    now: float | None = None,
+    params: Params = DEFAULT_PARAMS,
+    scale: float = 1.0,
 ) -> list[list[float]]:
     """Pairwise matrix ``p[i][j]`` = P(player i finishes ahead of player j) at time ``now``.
 
-    With ``now`` (POSIX seconds) every rating is first widened for the days since its last
-    Partie (``inflate_for_inactivity``), exactly as ``update`` does before rating a Partie at
-    ``now``; without it the ratings are taken as they are. Draws (equal totals) count as half
-    a win for each side; the diagonal is 0.5. A rating whose ``mu`` or ``sigma`` is not a
-    finite number raises ``ValueError``.
+    Every rating is first widened as ``update`` widens it before rating a Partie
+    (``widen_for_partie``: the days since its last Partie when ``now``, POSIX seconds, is
+    given, and the per-Partie drift ``tau``). ``scale`` multiplies every log-odds: the
+    pool's calibration learned from its own results (``fit_scale``), so the odds stay honest
+    whether the game's luck is mild or wild; 1 is the bare model. Draws (equal totals) count
+    as half a win for each side; the diagonal is 0.5. A rating whose ``mu`` or ``sigma`` is
+    not a finite number, or a scale that is not a finite positive number, raises
+    ``ValueError``.
     """
     _check_ratings(players)
-    if now is not None:
-        players = [inflate_for_inactivity(p, now, params) for p in players]
+    _check_scale(scale)
+    sigmas = [_widened_sigma(p, now, params) for p in players]
     n = len(players)
     matrix = [[0.5] * n for _ in range(n)]
     for i in range(n):
+        row = matrix[i]
         for j in range(i + 1, n):
-            matrix[i][j] = win_probability(players[i], players[j])
-            matrix[j][i] = 1.0 - matrix[i][j]
+            # win_probability of the widened ratings, without building them.
+            p = _expected(players[i].mu, players[j].mu, math.hypot(sigmas[i], sigmas[j]), scale)
+            row[j] = p
+            matrix[j][i] = 1.0 - p
     return matrix
+
+
+def table_pairs(
+    players: Sequence[Rating],
+    totals: Sequence[float],
+    now: float | None = None,
+    params: Params = DEFAULT_PARAMS,
+) -> list[tuple[float, float]]:
+    """``(raw log-odds, outcome)`` of every pair of a finished Partie, for ``fit_scale``.
+
+    The log-odds are those ``predict`` gave before the Partie at scale 1; the outcome is 1
+    when the first player of the pair finished ahead, 0 behind, 1/2 for a draw.
+    """
+    _check_ratings(players)
+    _check_totals(totals)
+    if len(totals) != len(players):
+        raise ValueError("one total per player is required")
+    current = [widen_for_partie(p, now, params) for p in players]
+    pairs = []
+    for i in range(len(current)):
+        for j in range(i + 1, len(current)):
+            outcome = 1.0 if totals[i] < totals[j] else 0.0 if totals[i] > totals[j] else 0.5
+            pairs.append((raw_log_odds(current[i], current[j]), outcome))
+    return pairs
+
+
+def fit_scale(
+    pairs: Sequence[tuple[float, float]],
+    prior_weight: float = CALIBRATION_PRIOR_WEIGHT,
+    start: float = 1.0,
+) -> float:
+    """The log-odds multiplier that makes past predictions honest (1 / temperature).
+
+    Maximises the log-likelihood of the observed outcomes of ``pairs`` (``table_pairs``) under
+    ``p = sigmoid(scale * z)``, with a Gaussian prior at 1 worth ``prior_weight`` (units of
+    curvature, so a young pool with few informative pairs stays near the bare model). Newton
+    steps from ``start``; the result is clamped to ``CALIBRATION_BOUNDS``. How luck-laden the
+    game is differs between pools and formats, and no fixed constant is honest for all: a
+    pool's scale is fitted on its own recent Parties (docs/ratings.md, "Honest odds").
+    """
+    low, high = CALIBRATION_BOUNDS
+    scale = min(max(start, low), high)
+    for _ in range(20):
+        gradient = -prior_weight * (scale - 1.0)
+        curvature = prior_weight
+        for z, outcome in pairs:
+            x = scale * z
+            if x >= 0.0:
+                p = 1.0 / (1.0 + math.exp(-x))
+            else:
+                e = math.exp(x)
+                p = e / (1.0 + e)
+            gradient += (outcome - p) * z
+            curvature += p * (1.0 - p) * z * z
+        if curvature <= 0.0:
+            break
+        step = gradient / curvature
+        scale = min(max(scale + step, low), high)
+        if abs(step) < 1e-6:
+            break
+    return scale
 
 
 def pair_score(own_total: float, other_total: float, params: Params = DEFAULT_PARAMS) -> float:
@@ -184,7 +323,8 @@ def update(
     that is not a finite number (NaN, infinite, a boolean, a string...) raises ``ValueError``
     naming it, as does such a ``mu`` or ``sigma``, before anything is computed
     (``update_values`` checks only the totals: the replay's ratings all come from earlier
-    updates). Every player is first inflated for inactivity up to ``now``; all players are
+    updates). Every player is first widened for inactivity up to ``now`` and for the
+    per-Partie drift ``tau`` (``widen_for_partie``); all players are
     then updated simultaneously from the pre-Partie ratings, so seat order never matters.
     ``last_played`` becomes ``now``, unless the player's last Partie is later than ``now`` (a
     Partie that finished earlier arrived late): then it stays where it was, and no inactivity
@@ -207,7 +347,7 @@ def update_values(
 
     The rating replay (incremental task and recompute alike) keeps its players as tuples, so
     100,000 Parties create no ``Rating`` objects. This is the formula of
-    ``inflate_for_inactivity``, ``_g`` and ``pair_score`` written out inline with every
+    ``widen_for_partie``, ``_g`` and ``pair_score`` written out inline with every
     floating-point operation in the same order, so it returns the very same bits as the
     straightforward version (``tests/ratings/test_elo_fast_path.py``) in under half the time.
     """
@@ -227,6 +367,7 @@ def update_values(
     # Inactivity (inflate_for_inactivity) and attenuation (_g) per player.
     initial_sigma = params.initial_sigma
     growth = params.inactivity_c**2
+    tau_squared = params.tau**2
     sigmas = []
     others = []  # (mu, -g, g, g * g) of each player, as an opponent
     for p in players:
@@ -235,6 +376,12 @@ def update_values(
         if now is not None and last is not None and now > last:
             grown = sqrt(sigma**2 + growth * ((now - last) / SECONDS_PER_DAY))
             # min(max(grown, sigma), initial_sigma), without the calls.
+            if sigma > grown:
+                grown = sigma
+            sigma = initial_sigma if initial_sigma < grown else grown
+        if tau_squared:
+            # widen_for_partie's drift: min(max(sqrt(sigma^2 + tau^2), sigma), initial_sigma).
+            grown = sqrt(sigma**2 + tau_squared)
             if sigma > grown:
                 grown = sigma
             sigma = initial_sigma if initial_sigma < grown else grown
@@ -314,6 +461,12 @@ def _check_totals(totals: Sequence[Any]) -> None:
         _check_number(total, f"total of player {index}")
 
 
+def _check_scale(scale: Any) -> None:
+    _check_number(scale, "scale")
+    if scale <= 0.0:
+        raise ValueError(f"scale must be a positive number, got {scale!r}")
+
+
 def _check_ratings(players: Sequence[Rating]) -> None:
     for index, player in enumerate(players):
         _check_number(player.mu, f"mu of player {index}")
@@ -359,19 +512,23 @@ class SeatOdds:
 
 
 def table_odds(
-    players: Sequence[Rating], now: float | None = None, params: Params = DEFAULT_PARAMS
+    players: Sequence[Rating],
+    now: float | None = None,
+    params: Params = DEFAULT_PARAMS,
+    scale: float = 1.0,
 ) -> list[SeatOdds]:
     """Expected place and the rating change for first and last place, one per seat.
 
     The same arithmetic as ``predict`` and ``update`` at ``now``, so what a player is shown
     before the Partie is what the rating will do: a player's update depends only on the point
     differences to the others, so "first by the typical margin against everyone" is one
-    well-defined result (and with ``winner_never_loses`` it is never negative).
+    well-defined result (and with ``winner_never_loses`` it is never negative). ``scale`` is
+    the pool's calibration of the odds (``predict``); it changes the expected places only.
     """
     n = len(players)
     if not 3 <= n <= 6:
         raise ValueError(f"a Partie has 3 to 6 players, got {n}")
-    matrix = predict(players, now, params)
+    matrix = predict(players, now, params, scale)
     margin = TYPICAL_MARGIN[n]
     odds = []
     for i, player in enumerate(players):
@@ -408,7 +565,7 @@ def explain_change(
         raise ValueError(f"a Partie has 3 to 6 players, got {n}")
     _check_ratings(players)
     _check_totals(totals)
-    current = [inflate_for_inactivity(p, now, params) for p in players]
+    current = [widen_for_partie(p, now, params) for p in players]
     me = current[index]
     pair_weight = params.pair_weight / (n - 1) ** params.pair_exponent
     slope = (1.0 - params.margin_weight) + params.margin_weight * params.margin_slope

@@ -14,6 +14,63 @@ from django.utils.translation import gettext
 from ratings import elo
 from ratings.models import LADDER_POOL, PlayerRating, RatingChange
 
+# The pool's odds calibration (``pool_scale``): fitted on the last CALIBRATION_PARTIES applied
+# Parties, cached until the pool applies another Partie (at most CALIBRATION_SECONDS).
+CALIBRATION_PARTIES = 1000
+CALIBRATION_SECONDS = 3600
+
+
+def pool_scale(pool: str = LADDER_POOL) -> float:
+    """The log-odds multiplier that makes the pool's odds honest, from its own recent results.
+
+    Each of the pool's last ``CALIBRATION_PARTIES`` applied Parties is rebuilt as ``predict``
+    saw it before the Partie (the stored pre-Partie ratings, bots at their fixed rating, a
+    leaver one point behind the worst total, as the update rated it) and ``elo.fit_scale``
+    finds the scale under which those predictions were honest. 1 (the bare model) for a
+    pool without history. Cached per state of the pool's ledger (the count of applied Parties
+    and the last one), so a new result or a recompute is seen at the next read.
+    """
+    from django.core.cache import cache
+
+    from ratings.models import RatedPartie, RatingLedger
+    from ratings.replay import bot_rating
+
+    ledger = RatingLedger.objects.filter(pool=pool).values_list("applied", "last_partie_id").first()
+    if ledger is None:
+        return 1.0
+    key = f"ratings:pool-scale:{pool}:{ledger[0]}:{ledger[1]}"
+    cached = cache.get(key)
+    if cached is not None:
+        return float(cached)
+    jobs = list(
+        RatedPartie.objects.filter(pool=pool, status=RatedPartie.Status.APPLIED)
+        .order_by("-finished_at", "-partie_id")
+        .values_list("partie_id", "finished_at", "participants")[:CALIBRATION_PARTIES]
+    )
+    before: dict[tuple[int, int], elo.Rating] = {}
+    for partie_id, user_id, mu, sigma, games, last in RatingChange.objects.filter(
+        partie_id__in=[job[0] for job in jobs]
+    ).values_list(
+        "partie_id", "user_id", "mu_before", "sigma_before", "games_before", "last_played_before"
+    ):
+        stamp = last.timestamp() if last is not None else None
+        before[(partie_id, user_id)] = elo.Rating(mu, sigma, games, stamp)
+    bot = bot_rating()
+    pairs: list[tuple[float, float]] = []
+    for partie_id, finished_at, participants in jobs:
+        people = sorted(participants, key=lambda p: p["seat"])
+        players = [
+            bot if p["user_id"] is None else before.get((partie_id, p["user_id"])) for p in people
+        ]
+        if any(player is None for player in players) or not 3 <= len(players) <= 6:
+            continue  # a Partie the update did not rate as a whole
+        worst = max(p["total"] for p in people)
+        totals = [worst + 1 if p["left"] else p["total"] for p in people]
+        pairs += elo.table_pairs(players, totals, finished_at.timestamp())
+    scale = elo.fit_scale(pairs)
+    cache.set(key, scale, CALIBRATION_SECONDS)
+    return scale
+
 
 def _name_of(user: Any) -> str:
     profile = getattr(user, "profile", None)
@@ -62,7 +119,7 @@ def table_odds(table: Any, user: Any, now: dt.datetime | None = None) -> list[Od
         else (stored[s.user_id].as_rating() if s.user_id in stored else elo.new_rating())
         for s in seats
     ]
-    odds = elo.table_odds(players, now.timestamp())
+    odds = elo.table_odds(players, now.timestamp(), scale=pool_scale(pool))
     return [
         OddsRow(
             seat=s.number,
@@ -199,10 +256,13 @@ class HelpChart:
     newcomer: str
     x_ticks: list[tuple[str, str]]
     y_ticks: list[tuple[str, str]]
+    odds_400: int
 
 
-def help_chart(width: int = 640, height: int = 260) -> HelpChart:
-    """Geometry of the help page's curves, from ``elo.win_probability`` itself."""
+def help_chart(width: int = 640, height: int = 260, scale: float = 1.0) -> HelpChart:
+    """Geometry of the help page's curves, from ``elo.win_probability`` itself at the pool's
+    calibration ``scale``; ``odds_400`` is what 400 points ahead is worth between settled
+    players ("about 8 to 1")."""
     left, right, top, bottom = 48, 24, 12, height - 30  # room for the "+800" label
     gaps = range(-800, 801, 20)
 
@@ -212,11 +272,13 @@ def help_chart(width: int = 640, height: int = 260) -> HelpChart:
     def y_of(p: float) -> str:
         return f"{bottom - (bottom - top) * p:.1f}"
 
-    settled = elo.Rating(sigma=elo.MIN_SIGMA)
+    settled_sigma = elo.settled_sigma()
+    settled = elo.Rating(sigma=settled_sigma)
+    ahead = elo.win_probability(elo.Rating(1900.0, settled_sigma), settled, scale)
 
     def curve(sigma: float) -> str:
         return " ".join(
-            f"{x_of(g)},{y_of(elo.win_probability(elo.Rating(1500.0 + g, sigma), settled))}"
+            f"{x_of(g)},{y_of(elo.win_probability(elo.Rating(1500.0 + g, sigma), settled, scale))}"
             for g in gaps
         )
 
@@ -225,10 +287,11 @@ def help_chart(width: int = 640, height: int = 260) -> HelpChart:
         height=height,
         left=left,
         bottom=bottom,
-        settled=curve(elo.MIN_SIGMA),
+        settled=curve(settled_sigma),
         newcomer=curve(elo.INITIAL_SIGMA),
         x_ticks=[(x_of(g), f"{g:+d}" if g else "0") for g in range(-800, 801, 200)],
         y_ticks=[(y_of(p / 100), f"{p} %") for p in range(0, 101, 25)],
+        odds_400=round(ahead / (1.0 - ahead)),
     )
 
 
@@ -237,10 +300,12 @@ class HelpExample:
     rows: list[tuple[int, elo.SeatOdds]]  # (rating, its odds) per seat
 
 
-def help_examples() -> list[HelpExample]:
-    """Two tables of four settled players, through ``elo.table_odds``: equals, and a favourite."""
+def help_examples(scale: float = 1.0) -> list[HelpExample]:
+    """Two tables of four settled players, through ``elo.table_odds`` at the pool's calibration
+    ``scale``: equals, and a favourite."""
     examples = []
     for mus in ([1500, 1500, 1500, 1500], [1700, 1500, 1500, 1300]):
-        players = [elo.Rating(float(mu), elo.MIN_SIGMA) for mu in mus]
-        examples.append(HelpExample(rows=list(zip(mus, elo.table_odds(players), strict=True))))
+        players = [elo.Rating(float(mu), elo.settled_sigma()) for mu in mus]
+        odds = elo.table_odds(players, scale=scale)
+        examples.append(HelpExample(rows=list(zip(mus, odds, strict=True))))
     return examples

@@ -29,12 +29,13 @@ def _back(request: HttpRequest) -> HttpResponse:
 @require_GET
 def rating_help(request: HttpRequest) -> HttpResponse:
     """The rating in plain words, with a chart and worked examples (both languages)."""
+    scale = odds.pool_scale()
     return render(
         request,
         "ratings/help.html",
         {
-            "chart": odds.help_chart(),
-            "examples": odds.help_examples(),
+            "chart": odds.help_chart(scale=scale),
+            "examples": odds.help_examples(scale),
             "cap": int(elo.MAX_CHANGE),
             "provisional_sigma": int(elo.PROVISIONAL_SIGMA),
         },

@@ -26,16 +26,19 @@ import sys
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import numpy as np  # noqa: E402
+from openskill.models import PlackettLuce  # noqa: E402
 from scipy import optimize, stats  # noqa: E402
 from simulate import Stream, stream_for_mode  # noqa: E402
 from systems import (  # noqa: E402
     Elo,
     Glicko,
+    OpenSkill,
     Ours,
     System,
     TrueSkill,
@@ -56,6 +59,52 @@ def _ours_without_margin() -> System:
     return Ours(elo.Params(margin_weight=0.0), name="ours-no-margin")
 
 
+def _ours_uncalibrated() -> System:
+    return Ours(name="ours-raw", calibrate=False)
+
+
+def _ours_before_issue_17() -> System:
+    """The rating as it was before the drift term and the pool calibration (tau 0, scale 1)."""
+    return Ours(elo.Params(tau=0.0, min_sigma=60.0), name="ours-v1", calibrate=False)
+
+
+# Baselines with their performance spread tuned on the tuning seeds 100-102 (never on the
+# evaluation seeds), per luck model, by `--systems trueskill:beta=F,openskill-PL:beta=F`
+# grids (docs/ratings.md, "Honest odds"): the best factor of the default beta per mode.
+# Grids: factors 2, 3, 4, 5, 6, 8 (OpenSkill also 12) on seeds 100-102; best raw log-loss.
+TUNED_BETA = {
+    "trueskill": {"normal": 3.0, "heavy": 3.0, "engine": 6.0},
+    "openskill-PL": {"normal": 5.0, "heavy": 5.0, "engine": 8.0},
+}
+
+
+def make_system(name: str, mode: str) -> System:
+    """A system by name; ``name:key=value:...`` overrides parameters for the tuning grids.
+
+    ``ours:tau=20:min_sigma=30:calibrate=0`` sets ``elo.Params`` fields (and the calibration
+    switch), ``trueskill:beta=3`` and ``openskill-PL:beta=3`` multiply the default beta, and
+    ``trueskill-tuned`` / ``openskill-PL-tuned`` use ``TUNED_BETA`` for ``mode``.
+    """
+    base, *options = name.split(":")
+    values = dict(option.split("=") for option in options)
+    if base.endswith("-tuned"):
+        family = base.removesuffix("-tuned")
+        values = {"beta": str(TUNED_BETA[family][mode])}
+        base = family
+    if base == "ours" and values:
+        calibrate = values.pop("calibrate", "1") != "0"
+        params = replace(elo.DEFAULT_PARAMS, **{k: float(v) for k, v in values.items()})
+        return Ours(params, name=name, calibrate=calibrate)
+    if base == "trueskill" and values:
+        return TrueSkill(beta_factor=float(values["beta"]), name=name)
+    if base == "openskill-PL" and values:
+        beta = 25.0 / 6.0 * float(values["beta"])
+        return OpenSkill(PlackettLuce(beta=beta), name)
+    system = SYSTEMS[base]()
+    system.name = name
+    return system
+
+
 def _ours_winner_may_lose() -> System:
     return Ours(elo.Params(winner_never_loses=False), name="ours-winner-may-lose")
 
@@ -64,6 +113,8 @@ SYSTEMS: dict[str, Callable[[], System]] = {
     "ours": Ours,
     "ours-no-margin": _ours_without_margin,
     "ours-winner-may-lose": _ours_winner_may_lose,
+    "ours-raw": _ours_uncalibrated,
+    "ours-v1": _ours_before_issue_17,
     "trueskill": TrueSkill,
     "openskill-PL": openskill_pl,
     "openskill-BTFull": openskill_btfull,
@@ -155,6 +206,7 @@ def run_system(system: System, stream: Stream, probe_every: int) -> dict:
             winner_tables += 1
             old = system.strength(system.rating(players[winner]))
             winner_drops += system.strength(new[winner]) < old - 1e-9
+        system.observe(players, totals, table.time)
         system.commit(players, new)
         for position, player in enumerate(players):
             played[player] = played.get(player, 0) + 1
@@ -214,7 +266,7 @@ def ceiling_accuracy(stream: Stream) -> float:
 def run_seed(job: tuple) -> tuple[int, dict[str, dict]]:
     seed, mode, tables, players, probe_every, names, cache = job
     stream = stream_for_mode(cache, seed, mode, tables, players)
-    results = {name: run_system(SYSTEMS[name](), stream, probe_every) for name in names}
+    results = {name: run_system(make_system(name, mode), stream, probe_every) for name in names}
     results[CEILING] = {"accuracy": ceiling_accuracy(stream)}
     return seed, results
 

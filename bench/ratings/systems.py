@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import sys
 from abc import ABC, abstractmethod
+from collections import deque
 from pathlib import Path
 from typing import Any
 
@@ -63,21 +64,55 @@ class System(ABC):
         for player, rating in zip(players, new, strict=True):
             self.state[player] = rating
 
+    def observe(self, players: list[int], totals: list[int], now: float) -> None:
+        """A finished Partie, before its ratings are committed (for pool-level learning)."""
+        return None
+
+
+# The pool calibration as the platform runs it (ratings.selectors.pool_scale): refitted every
+# REFIT_EVERY Parties on the last CALIBRATION_WINDOW Parties' pairs.
+REFIT_EVERY = 25
+CALIBRATION_WINDOW = 1000
+
 
 class Ours(System):
+    """The Rosbi rating; with ``calibrate`` its odds use the pool's fitted log-odds scale."""
+
     name = "ours"
 
-    def __init__(self, params: elo.Params = elo.DEFAULT_PARAMS, name: str = "ours") -> None:
+    def __init__(
+        self,
+        params: elo.Params = elo.DEFAULT_PARAMS,
+        name: str = "ours",
+        calibrate: bool = True,
+        window: int = CALIBRATION_WINDOW,
+        refit_every: int = REFIT_EVERY,
+    ) -> None:
         super().__init__()
         self.params = params
         self.name = name
+        self.calibrate = calibrate
+        self.window = window
+        self.refit_every = refit_every
+        self.scale = 1.0
+        self.observed = 0
+        self.history: deque[list[tuple[float, float]]] = deque(maxlen=window)
 
     def fresh(self) -> elo.Rating:
         return elo.new_rating()
 
     def predict(self, players: list[int], now: float) -> list[list[float]]:
-        current = [elo.inflate_for_inactivity(self.rating(p), now, self.params) for p in players]
-        return elo.predict(current)
+        return elo.predict([self.rating(p) for p in players], now, self.params, self.scale)
+
+    def observe(self, players: list[int], totals: list[int], now: float) -> None:
+        if not self.calibrate:
+            return
+        ratings = [self.rating(p) for p in players]
+        self.history.append(elo.table_pairs(ratings, totals, now, self.params))
+        self.observed += 1
+        if self.observed % self.refit_every == 0:
+            pairs = [pair for table in self.history for pair in table]
+            self.scale = elo.fit_scale(pairs, start=self.scale)
 
     def compute(self, players: list[int], totals: list[int], now: float) -> list[elo.Rating]:
         return elo.update([self.rating(p) for p in players], totals, now, self.params)
@@ -89,9 +124,14 @@ class Ours(System):
 class TrueSkill(System):
     name = "trueskill"
 
-    def __init__(self, draw_probability: float = 0.03) -> None:
+    def __init__(
+        self, draw_probability: float = 0.03, beta_factor: float = 1.0, name: str = "trueskill"
+    ) -> None:
         super().__init__()
-        self.env = trueskill.TrueSkill(draw_probability=draw_probability, backend=None)
+        self.name = name
+        self.env = trueskill.TrueSkill(
+            beta=25.0 / 6.0 * beta_factor, draw_probability=draw_probability, backend=None
+        )
 
     def fresh(self) -> trueskill.Rating:
         return self.env.create_rating()

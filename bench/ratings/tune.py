@@ -37,6 +37,9 @@ GRID = {
     "margin_slope": [0.5, 0.6, 0.7, 0.8, 0.9, 1.0],
     "max_change": [100.0, 150.0, 250.0, 1000.0],
     "inactivity_c": [5.0, 17.0, 40.0],
+    # Log-loss alone prefers no drift in a slowly drifting simulation; tau is chosen by the
+    # half-recovery goal of bench/ratings/drift.py (docs/ratings.md, "Reacting to change").
+    "tau": [0.0, 10.0, 15.0, 20.0, 25.0, 30.0],
 }
 
 TUNING_SEEDS = tuple(range(100, 110))

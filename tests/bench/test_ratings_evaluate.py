@@ -33,3 +33,39 @@ def test_ceiling_counts_only_decided_pairs_after_the_calibration_part() -> None:
 def test_equal_hidden_skills_score_half() -> None:
     tables = [Table(float(k), [0, 1, 2], [0, 8, 16], [0.0, 0.0, 0.0]) for k in range(10)]
     assert ceiling_accuracy(_stream(tables)) == 0.5
+
+
+def test_named_variants_build_the_systems_they_name() -> None:
+    from evaluate import TUNED_BETA, make_system
+
+    from ratings import elo
+
+    ours = make_system("ours:tau=0:min_sigma=30:calibrate=0", "normal")
+    assert ours.params.tau == 0.0 and ours.params.min_sigma == 30.0 and not ours.calibrate
+    assert make_system("ours", "heavy").params == elo.DEFAULT_PARAMS
+    tuned = make_system("trueskill-tuned", "engine")
+    assert tuned.env.beta == 25.0 / 6.0 * TUNED_BETA["trueskill"]["engine"]
+    assert make_system("openskill-PL:beta=2", "normal").model.beta == 25.0 / 3.0
+
+
+def test_ours_learns_the_pool_scale_from_what_it_observed() -> None:
+    """Favourites who always win make the calibrated odds bolder than the bare model's."""
+    from systems import Ours
+
+    system = Ours(refit_every=5)
+    for p, mu in enumerate((1800.0, 1600.0, 1400.0, 1200.0)):
+        system.state[p] = system.fresh().__class__(mu, 100.0, 50, 0.0)
+    for k in range(20):
+        system.observe([0, 1, 2, 3], [0, 10, 20, 30], float(k))
+    assert system.scale > 1.0
+    bare = Ours(calibrate=False)
+    bare.state = dict(system.state)
+    assert system.predict([0, 3], 20.0)[0][1] > bare.predict([0, 3], 20.0)[0][1] > 0.5
+
+
+def test_half_recovery_interpolates_and_says_when_it_never_came() -> None:
+    from drift import half_recovery
+
+    assert half_recovery([0.0, 0.2, 0.4, 0.6, 0.8]) == 2.5
+    assert half_recovery([0.0, 0.5]) == 1.0
+    assert half_recovery([0.0, 0.1, 0.2]) == float("inf")

@@ -8,7 +8,7 @@ import datetime as dt
 import pytest
 from django.utils import timezone
 
-from ratings import leaderboard, selectors
+from ratings import elo, leaderboard, selectors
 from ratings.models import LadderQueueEntry, PlayerRating
 from rosbi_platform.accounts.services import mark_as_bot
 from tests.api_clients import assert_error, session_client, token_client
@@ -22,6 +22,7 @@ def population() -> list[PlayerRating]:
     """Ranked players with ties, and each way of not being ranked."""
     now = timezone.now()
     days = dt.timedelta(days=1)
+    away_limit = (elo.PROVISIONAL_SIGMA**2 - 25 * elo.INACTIVITY_C**2) ** 0.5
     rows = [
         PlayerRatingFactory(mu=1700, games=40),
         PlayerRatingFactory(mu=1650, games=12),
@@ -30,8 +31,9 @@ def population() -> list[PlayerRating]:
         PlayerRatingFactory(mu=1800, games=3),  # too few Parties
         PlayerRatingFactory(mu=1750, games=50, last_played=now - 40 * days),  # away too long
         PlayerRatingFactory(mu=1720, games=50, sigma=150),  # provisional
-        PlayerRatingFactory(mu=1710, games=50, sigma=108, last_played=now - 25 * days),
-        PlayerRatingFactory(mu=1600, games=50, sigma=105, last_played=now - 25 * days),
+        # 25 days away: one grows past the provisional limit, the other stays just below.
+        PlayerRatingFactory(mu=1710, games=50, sigma=away_limit + 2, last_played=now - 25 * days),
+        PlayerRatingFactory(mu=1600, games=50, sigma=away_limit - 2, last_played=now - 25 * days),
     ]
     for n in range(6):
         PlayerRatingFactory(mu=1500 - n, games=15)

@@ -103,8 +103,9 @@ def test_the_cap_binds_for_a_newcomer_who_crushes_strong_players() -> None:
 @given(tables())
 def test_uncertainty_shrinks_with_play(table) -> None:
     players, totals = table
-    inflated = [elo.inflate_for_inactivity(p, NOW) for p in players]
-    for old, new in zip(inflated, elo.update(players, totals, NOW), strict=True):
+    # The Partie starts from the rating widened for the days away and the drift tau.
+    widened = [elo.widen_for_partie(p, NOW) for p in players]
+    for old, new in zip(widened, elo.update(players, totals, NOW), strict=True):
         assert new.sigma <= old.sigma
         assert new.sigma >= elo.MIN_SIGMA
         assert new.games == old.games + 1
@@ -123,9 +124,11 @@ def test_uncertainty_grows_with_inactivity_and_is_capped(rating, days_a, days_b)
 
 
 def test_a_year_away_makes_an_established_player_provisional_again() -> None:
-    regular = Rating(mu=1800.0, sigma=elo.MIN_SIGMA, games=300, last_played=NOW)
-    assert not elo.is_provisional(regular)
-    assert not elo.is_provisional(elo.inflate_for_inactivity(regular, NOW + 7 * DAY))
+    # At any table size a regular's settled sigma is established, and stays so for a week.
+    for n in range(3, 7):
+        regular = Rating(mu=1800.0, sigma=elo.settled_sigma(n), games=300, last_played=NOW)
+        assert not elo.is_provisional(regular)
+        assert not elo.is_provisional(elo.inflate_for_inactivity(regular, NOW + 7 * DAY))
     back = elo.inflate_for_inactivity(regular, NOW + 365 * DAY)
     assert elo.is_provisional(back)
     assert elo.inflate_for_inactivity(regular, NOW + 100 * 365 * DAY).sigma == elo.INITIAL_SIGMA
@@ -300,7 +303,7 @@ def test_predict_widens_ratings_for_the_days_away_like_update() -> None:
     as_stored = elo.predict([back, regular])
     today = elo.predict([back, regular], now=NOW)
 
-    grown = [elo.inflate_for_inactivity(p, NOW) for p in (back, regular)]
+    grown = [elo.widen_for_partie(p, NOW) for p in (back, regular)]
     assert today[0][1] == elo.win_probability(*grown)
     assert 0.5 < today[0][1] < as_stored[0][1]  # a year away: the favourite is less certain
     assert today[0][1] + today[1][0] == 1.0
@@ -325,7 +328,8 @@ def test_a_partie_older_than_the_last_one_leaves_last_played_where_it_was() -> N
     assert after[0].last_played == NOW  # not moved back three days
     assert after[1].last_played == late_partie
     assert after[2].last_played == late_partie
-    assert after[0].sigma <= latest.sigma  # and no inactivity is invented for it
+    # No inactivity is invented for it: only the per-Partie drift widens it before the update.
+    assert after[0].sigma <= elo.widen_for_partie(latest, None).sigma
 
 
 @properties
@@ -442,3 +446,146 @@ def test_a_change_explained_adds_up_to_the_change(table, index, now) -> None:
             assert term >= 0.0
         if j != index and totals[index] > totals[j] and players[index].mu >= players[j].mu:
             assert term <= 0.0
+
+
+# --- Reacting to change and honest odds (issue 17, rating items 1 and 2) --------------------
+
+
+@properties
+@given(ratings, st.one_of(st.none(), st.floats(NOW, NOW + 3000 * DAY)), st.floats(0.0, 400.0))
+def test_sigma_grows_by_the_drift_before_every_partie_and_is_capped(rating, now, tau) -> None:
+    rating = Rating(rating.mu, rating.sigma, rating.games, NOW)
+    params = elo.Params(tau=tau)
+    away = elo.inflate_for_inactivity(rating, now, params)
+    widened = elo.widen_for_partie(rating, now, params)
+    assert away.sigma <= widened.sigma <= elo.INITIAL_SIGMA
+    assert widened.mu == rating.mu
+    if math.hypot(away.sigma, tau) < elo.INITIAL_SIGMA:
+        assert widened.sigma == pytest.approx(math.hypot(away.sigma, tau))
+    else:
+        assert widened.sigma == elo.INITIAL_SIGMA
+    # The default drift is on: an established player's Partie starts less certain than stored.
+    assert elo.TAU > 0.0
+    assert elo.widen_for_partie(Rating(sigma=elo.MIN_SIGMA)).sigma > elo.MIN_SIGMA
+
+
+@properties
+@given(tables(), st.floats(0.0, 500.0), st.one_of(st.none(), st.floats(NOW, NOW + 900 * DAY)))
+def test_updates_stay_finite_and_bounded_with_any_drift(table, tau, now) -> None:
+    players, totals = table
+    params = elo.Params(tau=tau)
+    for rating in elo.update(players, totals, now, params):
+        assert math.isfinite(rating.mu) and math.isfinite(rating.sigma)
+        assert elo.MIN_SIGMA <= rating.sigma <= elo.INITIAL_SIGMA
+    for row in elo.predict(players, now, params):
+        assert all(math.isfinite(p) and 0.0 < p < 1.0 for p in row)
+
+
+def _settle(params: elo.Params, parties: int = 400) -> Rating:
+    """A regular who draws with a settled field every day, as long as it takes to settle."""
+    me = elo.new_rating()
+    field = Rating(mu=1500.0, sigma=100.0, games=300)
+    for day in range(parties):
+        now = NOW + day * DAY
+        me = elo.update([me, field, field, field], [12, 12, 12, 12], now, params)[0]
+    return me
+
+
+def test_an_established_sigma_settles_between_the_floor_and_provisional() -> None:
+    """The drift keeps a regular's sigma where a Partie still moves the rating (not at the
+    floor, where a jump of form took about 150 Parties to show), yet the regular is
+    established: the settled value does not depend on how long the player has played."""
+    settled = _settle(elo.DEFAULT_PARAMS)
+    longer = _settle(elo.DEFAULT_PARAMS, parties=800)
+    assert elo.MIN_SIGMA < settled.sigma < elo.PROVISIONAL_SIGMA
+    # settled_sigma (the help page's "settled player") is that fixed point, drift included.
+    assert elo.settled_sigma(4) == pytest.approx(settled.sigma, rel=0.02)
+    assert elo.settled_sigma(4, elo.Params(tau=0.0)) == elo.MIN_SIGMA
+    assert [elo.settled_sigma(n) for n in range(3, 7)] == sorted(
+        (elo.settled_sigma(n) for n in range(3, 7)), reverse=True
+    )  # bigger tables teach more per Partie
+    assert not elo.is_provisional(settled)
+    assert longer.sigma == pytest.approx(settled.sigma, rel=1e-6)
+    without_drift = _settle(elo.Params(tau=0.0))
+    assert without_drift.sigma == elo.MIN_SIGMA
+
+
+def test_a_settled_player_who_starts_winning_moves_faster_with_the_drift() -> None:
+    field = Rating(mu=1500.0, sigma=100.0, games=300)
+
+    def after_wins(params: elo.Params) -> float:
+        me = _settle(params)
+        start = me.mu
+        for day in range(30):
+            now = NOW + (500 + day) * DAY
+            me = elo.update([me, field, field, field], [4, 12, 14, 16], now, params)[0]
+        return me.mu - start
+
+    assert after_wins(elo.DEFAULT_PARAMS) > 1.5 * after_wins(elo.Params(tau=0.0))
+
+
+@properties
+@given(st.lists(ratings, min_size=3, max_size=6), st.floats(0.25, 4.0))
+def test_a_calibration_scale_keeps_the_order_and_complementary_odds(players, scale) -> None:
+    bare = elo.predict(players)
+    scaled = elo.predict(players, scale=scale)
+    assert elo.predict(players, scale=1.0) == bare
+    for i, j in itertools.product(range(len(players)), repeat=2):
+        assert 0.0 < scaled[i][j] < 1.0
+        assert scaled[i][j] + scaled[j][i] == pytest.approx(1.0, abs=1e-12)
+        # Same favourite; a larger scale is bolder, a smaller one more cautious.
+        assert (scaled[i][j] > 0.5) == (bare[i][j] > 0.5)
+        if scale >= 1.0:
+            assert abs(scaled[i][j] - 0.5) >= abs(bare[i][j] - 0.5) - 1e-12
+        else:
+            assert abs(scaled[i][j] - 0.5) <= abs(bare[i][j] - 0.5) + 1e-12
+
+
+@pytest.mark.parametrize(
+    ("bad", "shown"), [(0.0, "0.0"), (-1.0, "-1.0"), (math.nan, "nan"), (True, "True")]
+)
+def test_predict_refuses_a_scale_that_is_not_a_positive_number(bad, shown) -> None:
+    with pytest.raises(ValueError, match=f"scale must be a .*{re.escape(shown)}"):
+        elo.predict([elo.new_rating()] * 3, scale=bad)
+
+
+@properties
+@given(tables(), st.one_of(st.none(), st.floats(NOW, NOW + 400 * DAY)))
+def test_table_pairs_are_the_predictions_and_the_results(table, now) -> None:
+    players, totals = table
+    pairs = elo.table_pairs(players, totals, now)
+    matrix = elo.predict(players, now)
+    n = len(players)
+    index = [(i, j) for i in range(n) for j in range(i + 1, n)]
+    assert len(pairs) == len(index)
+    for (i, j), (z, outcome) in zip(index, pairs, strict=True):
+        assert 1.0 / (1.0 + math.exp(-z)) == pytest.approx(matrix[i][j], abs=1e-12)
+        expected = 1.0 if totals[i] < totals[j] else 0.0 if totals[i] > totals[j] else 0.5
+        assert outcome == expected
+
+
+@pytest.mark.parametrize("true_scale", [0.6, 1.0, 1.7])
+def test_fit_scale_recovers_how_bold_the_odds_should_be(true_scale) -> None:
+    """Outcomes drawn with log-odds ``true_scale * z``: the fit finds that multiplier."""
+    import random
+
+    rng = random.Random(17)
+    pairs = []
+    for _ in range(20000):
+        z = rng.gauss(0.0, 1.0)
+        p = 1.0 / (1.0 + math.exp(-true_scale * z))
+        pairs.append((z, 1.0 if rng.random() < p else 0.0))
+    assert elo.fit_scale(pairs) == pytest.approx(true_scale, abs=0.05)
+
+
+def test_fit_scale_stays_at_the_bare_model_without_evidence_and_within_bounds() -> None:
+    assert elo.fit_scale([]) == 1.0
+    assert elo.fit_scale([(0.0, 1.0)] * 100) == 1.0  # coin-flip predictions say nothing
+    always_right = [(0.5, 1.0)] * 5000 + [(-0.5, 0.0)] * 5000
+    always_wrong = [(0.5, 0.0)] * 5000 + [(-0.5, 1.0)] * 5000
+    assert elo.fit_scale(always_right) == elo.CALIBRATION_BOUNDS[1]
+    assert elo.fit_scale(always_wrong) == elo.CALIBRATION_BOUNDS[0]
+    # A few pairs move the scale less than many that say the same.
+    few = elo.fit_scale([(1.0, 1.0), (-1.0, 0.0)] * 5)
+    many = elo.fit_scale([(1.0, 1.0), (-1.0, 0.0)] * 500)
+    assert 1.0 < few < many

@@ -14,7 +14,7 @@ from django.utils import timezone
 from games.models import Seat
 from ratings import elo, recording, updates
 from ratings import odds as rating_odds
-from ratings.models import RatingChange
+from ratings.models import PlayerRating, RatingChange
 from tests.games.factories import TableFactory, UserFactory
 from tests.ratings.factories import BOT, PlayerRatingFactory, finished_partie, outcome_of
 from tests.svg_numbers import problems_in_svg, svgs_in
@@ -136,3 +136,42 @@ def test_the_help_page_explains_the_rating_with_a_chart_in_both_languages(
     assert all(a >= b for a, b in zip(ys, ys[1:], strict=False))
     chart = rating_odds.help_chart()
     assert settled[40].split(",")[1] == f"{chart.bottom - (chart.bottom - 12) * 0.5:.1f}"
+
+
+def _history(results: list[list[int]]) -> list:
+    """Four settled players 1800/1600/1400/1200 playing rated Parties with these totals."""
+    players = [
+        PlayerRatingFactory(mu=mu, sigma=elo.settled_sigma(), games=100).user
+        for mu in (1800.0, 1600.0, 1400.0, 1200.0)
+    ]
+    start = timezone.now() - dt.timedelta(days=10)
+    for k, totals in enumerate(results):
+        partie = finished_partie(players, totals, start + dt.timedelta(hours=k))
+        recording.record_finished_partie(outcome_of(partie))
+    updates.apply_pending_ratings()
+    return players
+
+
+def test_the_pool_scale_is_the_bare_model_without_history():
+    assert rating_odds.pool_scale() == 1.0
+
+
+def test_the_odds_grow_bolder_when_favourites_keep_winning(django_assert_max_num_queries):
+    players = _history([[0, 10, 20, 30]] * 30)  # always in rating order, by wide margins
+    scale = rating_odds.pool_scale()
+    assert scale > 1.0
+    with django_assert_max_num_queries(1):  # the ledger only: the fit is cached
+        assert rating_odds.pool_scale() == scale
+    # The seated favourite is shown a better expected place than the bare model gives.
+    table = seated_table(players)
+    odds = rating_odds.table_odds(table, players[0])
+    stored = [PlayerRating.objects.get(user=p).as_rating() for p in players]
+    bare = elo.table_odds(stored, timezone.now().timestamp())
+    assert odds[0].expected_place < bare[0].expected_place
+    assert odds[3].expected_place > bare[3].expected_place
+
+
+def test_the_odds_grow_cautious_when_results_ignore_the_ratings():
+    # Half the Parties in rating order, half reversed: the ratings told nothing.
+    _history([[0, 10, 20, 30], [30, 20, 10, 0]] * 15)
+    assert rating_odds.pool_scale() < 1.0

@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from ratings import recording, selectors, updates
+from ratings import elo, recording, selectors, updates
 from tests.games.factories import UserFactory
 from tests.ratings.factories import PlayerRatingFactory, finished_partie, outcome_of
 
@@ -72,8 +72,8 @@ def test_each_reason_is_said_exactly():
 
     assert rows[one_short.user_id].reason == "1 more rated Partie needed (9 of 10 played)"
     assert rows[away.user_id].reason == "no rated Partie in the last 30 days"
-    assert (
-        rows[unsettled.user_id].reason == "rating still provisional (uncertainty above 110 points)"
+    assert rows[unsettled.user_id].reason == (
+        f"rating still provisional (uncertainty above {round(elo.PROVISIONAL_SIGMA)} points)"
     )
     assert rows[ranked.user_id].eligible and rows[ranked.user_id].reason == ""
     assert [r.user_id for r in selectors.provisional(now=now)] == [one_short.user_id]
