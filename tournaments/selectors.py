@@ -14,7 +14,7 @@ from django.utils import formats, timezone
 
 from games import selectors as games_selectors
 from rosbi_platform.accounts import selectors as accounts_selectors
-from rosbi_platform.accounts.models import Club, ClubMembership
+from rosbi_platform.accounts.models import Club
 from tournaments import duplicate as duplicate_algorithms
 from tournaments import knockout
 from tournaments.models import (
@@ -458,16 +458,6 @@ def knockout_results(tournament: Tournament) -> list[dict[int, float]]:
 
 
 # --------------------------------------------------------------------------- pages
-
-
-def club_page(club: Club) -> dict[str, Any]:
-    return {
-        "club": club,
-        "tournaments": Tournament.objects.filter(club=club).order_by("-starts_at"),
-        "memberships": ClubMembership.objects.filter(club=club)
-        .select_related("user__profile")
-        .order_by("-role", "user__username"),
-    }
 
 
 def notices_for(user: Any, limit: int = 10) -> QuerySet[Notice]:

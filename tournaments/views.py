@@ -47,10 +47,9 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
 
 
 def club_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """The club's page moved to /clubs/<slug>/ (members, seasons, archive, events)."""
     club = get_object_or_404(Club, slug=slug)
-    context = selectors.club_page(club)
-    context["can_manage"] = selectors.can_manage_club(request.user, club.pk)
-    return render(request, "tournaments/club.html", context)
+    return redirect("clubs:detail", club.slug, permanent=True)
 
 
 def _viewer_zone(request: HttpRequest) -> str:

@@ -77,7 +77,10 @@ def new_event(request: HttpRequest) -> HttpResponse:
         request.POST or None,
         clubs=clubs,
         preset=preset,
-        initial={"time_zone": _viewer_zone(request), "club": clubs.first()},
+        initial={
+            "time_zone": _viewer_zone(request),
+            "club": clubs.filter(pk=_int_or_none(request.GET.get("club"))).first() or clubs.first(),
+        },
     )
     if request.method == "POST" and form.is_valid() and "preview" not in request.POST:
         data = form.service_fields()
@@ -441,3 +444,7 @@ def export_csv(request: HttpRequest, slug: str, what: str) -> HttpResponse:
     log_action(tournament, request.user, f"export_{what}")
     exports.write_csv(response, header, rows([tournament]))
     return response
+
+
+def _int_or_none(text: str | None) -> int | None:
+    return int(text) if text and text.isdigit() else None

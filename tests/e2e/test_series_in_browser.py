@@ -25,7 +25,7 @@ def test_an_organiser_sets_up_a_weekly_series_on_a_phone(chromium, asgi_live_ser
     context = session_context(chromium, base, organiser, VIEWPORTS["360x740"], "de", axe=True)
     page = context.new_page()
     try:
-        page.goto(base + reverse("tournaments:club", args=[club.slug]))
+        page.goto(base + reverse("clubs:detail", args=[club.slug]))
         page.get_by_role("link", name="Turnierreihen").click()
         page.get_by_role("link", name="Neue Turnierreihe").click()
         assert sideways_scroll(page) is None

@@ -77,15 +77,15 @@ def test_only_the_clubs_organisers_reach_the_series_pages(client):
         )
         assert response.status_code == 403
         assert client.post(urls[1], form_data()).status_code == 403
-        for page in ("tournaments:list", "tournaments:club"):
-            args = [club.slug] if page == "tournaments:club" else []
+        for page in ("tournaments:list", "clubs:detail"):
+            args = [club.slug] if page == "clubs:detail" else []
             assert urls[0] not in client.get(reverse(page, args=args)).content.decode()
     assert Series.objects.count() == 1 and not SeriesSkip.objects.exists()
 
     client.force_login(organiser)
     for url in urls:
         assert client.get(url).status_code == 200
-    assert urls[0] in client.get(reverse("tournaments:club", args=[club.slug])).content.decode()
+    assert urls[0] in client.get(reverse("clubs:detail", args=[club.slug])).content.decode()
     assert urls[0] in client.get(reverse("tournaments:list")).content.decode()
 
 

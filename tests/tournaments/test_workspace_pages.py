@@ -366,3 +366,20 @@ def test_the_workspace_speaks_german(client):
     page = client.get(reverse("tournaments:workspace", args=[tournament.slug])).content.decode()
     assert "Anmeldungen" in page or "Teilnehmer" in page
     assert "Exporte" in page
+
+
+def test_new_event_from_the_club_page_chooses_that_club(client):
+    from rosbi_platform.accounts.models import ClubMembership
+    from tests.tournaments.factories import ClubFactory, MembershipFactory
+
+    first, second = ClubFactory(name="Aachen"), ClubFactory(name="Zwickau")
+    organiser = MembershipFactory(club=first, role=ClubMembership.Role.ORGANISER).user
+    MembershipFactory(club=second, user=organiser, role=ClubMembership.Role.ORGANISER)
+    client.force_login(organiser)
+    club_page = client.get(reverse("clubs:detail", args=[second.slug])).content.decode()
+    link = f"{reverse('tournaments:new_event')}?club={second.pk}"
+    assert link in club_page
+    presets = client.get(link).content.decode()
+    assert f"club={second.pk}" in presets
+    form = client.get(f"{link}&preset=club_evening").context["form"]
+    assert form["club"].value() == second.pk
