@@ -52,7 +52,7 @@ def test_seed_demo_creates_the_demo_world():
     assert User.objects.filter(is_staff=False).count() == 6
     club = Club.objects.get(name="Rosbi Demo Club")
     assert club.memberships.count() == 7
-    assert club.memberships.get(user=organiser).role == ClubMembership.Role.ORGANISER
+    assert club.memberships.get(user=organiser).role == ClubMembership.Role.OWNER
     tournament = Tournament.objects.get(club=club)
     assert tournament.status == Tournament.Status.PLANNED
     assert tournament.table_size == 4

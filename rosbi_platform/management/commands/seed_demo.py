@@ -138,8 +138,10 @@ class Command(BaseCommand):
             },
         )
         existing = set(club.memberships.values_list("user_id", flat=True))
-        if organiser.pk not in existing:
-            add_club_member(club, organiser, ClubMembership.Role.ORGANISER)
+        has_owner = club.memberships.filter(role=ClubMembership.Role.OWNER).exists()
+        if organiser.pk not in existing or not has_owner:
+            # The demo organiser owns the club: members, roles and seasons on the site.
+            add_club_member(club, organiser, ClubMembership.Role.OWNER)
         for player in players:
             if player.pk not in existing:
                 add_club_member(club, player)
