@@ -14,13 +14,13 @@ from django.utils import formats, timezone
 
 from games import selectors as games_selectors
 from rosbi_platform.accounts.models import Club, ClubMembership
+from rosbi_platform.notifications import selectors as notifications_selectors
 from tournaments import duplicate as duplicate_algorithms
 from tournaments import knockout
 from tournaments.models import (
     AuditLog,
     CalendarToken,
     Entry,
-    Notice,
     PhysicalResult,
     Round,
     RoundBye,
@@ -476,8 +476,9 @@ def club_page(club: Club) -> dict[str, Any]:
     }
 
 
-def notices_for(user: Any, limit: int = 10) -> QuerySet[Notice]:
-    return Notice.objects.filter(user=user).order_by("-created")[:limit]
+def notices_for(user: Any, tournament: Tournament, limit: int = 10) -> list:
+    """The person's newest notifications about this event (its page's side list)."""
+    return notifications_selectors.recent_notifications(user, tournament.pk, limit)
 
 
 def audit_of(tournament: Tournament, limit: int = 50) -> QuerySet[AuditLog]:

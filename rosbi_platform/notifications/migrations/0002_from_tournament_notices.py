@@ -1,0 +1,65 @@
+"""Keep the tournaments' notices: each becomes a notification with the key the services use
+now ("table_ready:table:<id>"; event notices, which had no dedupe key, get one of their own).
+
+Reversible: going back copies the notifications about an event into the old table."""
+
+from django.db import migrations
+
+OLD_KINDS = ("table_ready", "on_hold", "postponed", "cancelled")
+
+
+def key_of(notice) -> str:
+    if notice.table_id is not None:
+        return f"{notice.kind}:table:{notice.table_id}"
+    return f"{notice.kind}:tournament:{notice.tournament_id}:notice-{notice.pk}"
+
+
+def forwards(apps, schema_editor):
+    Notice = apps.get_model("tournaments", "Notice")
+    Notification = apps.get_model("notifications", "Notification")
+    for notice in Notice.objects.all().order_by("pk").iterator():
+        notification = Notification.objects.create(
+            user_id=notice.user_id,
+            kind=notice.kind,
+            key=key_of(notice),
+            message=notice.message,
+            url=notice.url,
+            tournament_id=notice.tournament_id,
+            on_site=True,
+            email_wanted=notice.emailed_at is not None,
+            emailed_at=notice.emailed_at,
+            read_at=notice.read_at,
+        )
+        # ``created`` is set on insert (auto_now_add): keep the notice's own time.
+        Notification.objects.filter(pk=notification.pk).update(created=notice.created)
+
+
+def backwards(apps, schema_editor):
+    Notice = apps.get_model("tournaments", "Notice")
+    Notification = apps.get_model("notifications", "Notification")
+    for row in Notification.objects.filter(
+        tournament_id__isnull=False, kind__in=OLD_KINDS
+    ).iterator():
+        table_id = None
+        if row.key.startswith("table_ready:table:"):
+            table_id = int(row.key.rsplit(":", 1)[1])
+        notice = Notice.objects.create(
+            user_id=row.user_id,
+            tournament_id=row.tournament_id,
+            table_id=table_id,
+            kind=row.kind,
+            message=row.message,
+            url=row.url,
+            emailed_at=row.emailed_at,
+            read_at=row.read_at,
+        )
+        Notice.objects.filter(pk=notice.pk).update(created=row.created)
+
+
+class Migration(migrations.Migration):
+    dependencies = [
+        ("notifications", "0001_initial"),
+        ("tournaments", "0008_series_periodic_task"),
+    ]
+
+    operations = [migrations.RunPython(forwards, backwards)]
