@@ -20,9 +20,9 @@ from games import bot_turns, lobby
 from games.models import Partie, Table
 from rosbi_platform.accounts.models import ClubMembership
 from tests.api_clients import session_client, token_client
+from tests.platform.factories import NotificationFactory
 from tests.tournaments.factories import ClubFactory, MembershipFactory, UserFactory
 from tournaments import entries, events, results, rounds, scheduler
-from tests.platform.factories import NotificationFactory
 from tournaments.models import Round, RoundTable, Tournament
 
 pytestmark = [pytest.mark.django_db]

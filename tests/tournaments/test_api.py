@@ -10,12 +10,12 @@ import pytest
 from django.utils import timezone
 
 from rosbi_platform.accounts.services import mark_as_bot
+from rosbi_platform.notifications.models import Notification
 from tests.api_clients import assert_error, session_client, token_client
+from tests.platform.factories import NotificationFactory
 from tests.tournaments.factories import ClubFactory, UserFactory
 from tests.tournaments.helpers import PLENTY, open_event, organiser_of, random_sheet, start_now
 from tournaments import scheduler
-from rosbi_platform.notifications.models import Notification
-from tests.platform.factories import NotificationFactory
 from tournaments.models import Entry, PhysicalResult, RoundTable, Tournament
 
 pytestmark = [pytest.mark.django_db(transaction=True)]

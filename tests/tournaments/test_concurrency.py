@@ -10,10 +10,10 @@ from django.core import mail
 from django.db import connection
 
 from games.models import Table
+from rosbi_platform.notifications.models import Notification
 from tests.tournaments.helpers import open_event, start_now, state_of
 from tournaments import results, rounds, scheduler, tasks
 from tournaments.common import TournamentError
-from rosbi_platform.notifications.models import Notification
 from tournaments.models import Round, RoundSeat, RoundTable
 
 pytestmark = [pytest.mark.django_db(transaction=True)]

@@ -12,11 +12,11 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from rosbi_platform.accounts.models import ClubMembership, Profile
+from rosbi_platform.notifications.models import Notification
 from tests.tournaments.factories import ClubFactory, UserFactory
 from tests.tournaments.helpers import PLENTY, open_event, organiser_of, start_now
 from tournaments import entries, events, scheduler
 from tournaments.common import TournamentError
-from rosbi_platform.notifications.models import Notification
 from tournaments.models import Entry, Tournament
 
 pytestmark = [pytest.mark.django_db(transaction=True)]

@@ -12,11 +12,11 @@ from django.urls import reverse
 from django.utils import timezone
 
 from rosbi_platform.accounts.models import ClubMembership
+from rosbi_platform.notifications.models import Notification
 from tests.tournaments.factories import ClubFactory, MembershipFactory, UserFactory
 from tests.tournaments.helpers import audit_actions, open_event, start_now
 from tournaments import entries, events, rounds, scheduler
 from tournaments.common import TournamentError
-from rosbi_platform.notifications.models import Notification
 from tournaments.models import Round, Tournament
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
