@@ -173,12 +173,12 @@ def test_written_in_the_recipients_language_and_time_zone():
     by_address = {m.to[0]: m for m in mail.outbox}
     de_mail, en_mail = by_address[german.email], by_address[english.email]
     # 18:30 UTC is 03:30 the next day in Tokyo, 13:30 in New York.
-    assert de_mail.subject == "Rosbi: Check-in für Cup"
-    assert "11. Dezember 2026 03:30 (Asia/Tokyo)" in de_mail.body
+    assert de_mail.subject == "Rosbi: Einchecken für Cup"
+    assert "11. Dezember 2026, 03:30 Uhr (Asia/Tokyo)" in de_mail.body
     assert "Wähle, welche Benachrichtigungen du bekommst" in de_mail.body
     assert en_mail.subject == "Rosbi: check in for Cup"
-    assert "10 December 2026 13:30 (America/New_York)" in en_mail.body
-    assert Notification.objects.get(user=german).message.startswith("Der Check-in für Cup")
+    assert "Dec. 10, 2026 13:30 (America/New_York)" in en_mail.body
+    assert Notification.objects.get(user=german).message.startswith("Das Einchecken für Cup")
     # The worker's own language and zone are left as they were.
     assert translation.get_language() == "en"
 
