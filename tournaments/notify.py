@@ -32,6 +32,7 @@ from tournaments.models import AuditLog, Entry, Round, RoundSeat, RoundTable, St
 __all__ = [
     "EVENT_NOTICE_KINDS",
     "mark_notices_read",
+    "notify_announcement",
     "notify_check_in_open",
     "notify_event",
     "notify_registration",
@@ -312,6 +313,27 @@ def notify_event(tournament_id: int, kind: str, occurrence: int | None = None) -
 
         sent += _tell(user, kind, key, build, url, tournament)
     return sent
+
+
+def notify_announcement(tournament_id: int, occurrence: int, text: str) -> int:
+    """An organiser's announcement to every active entrant, once per announcement
+    (``occurrence``: its audit line); the organiser's own words, introduced in each reader's
+    language."""
+    tournament = Tournament.objects.get(pk=tournament_id)
+    url = _event_url(tournament)
+
+    def build() -> Message:
+        line = _("%(event)s, from the organisers: %(text)s") % {
+            "event": tournament.name,
+            "text": text,
+        }
+        return Message(text=line, subject=_news_subject(tournament))
+
+    key = f"announcement:tournament:{tournament.pk}:{occurrence}"
+    return sum(
+        _tell(entry.user, Kind.ANNOUNCEMENT, key, build, url, tournament)
+        for entry in _active_entries(tournament)
+    )
 
 
 def mark_notices_read(user: Any, notice_ids: list[int] | None = None) -> int:

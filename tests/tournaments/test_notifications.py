@@ -246,3 +246,23 @@ def test_a_cancellation_is_told_once_even_when_its_task_runs_again(eager_celery)
 
     assert told(tournament, Kind.CANCELLED) == sorted([organiser.pk, *(u.pk for u in players)])
     assert len([m for m in mail.outbox if "news" in m.subject]) == 4
+
+
+def test_an_announcement_reaches_every_active_entrant_once(eager_celery):
+    tournament, organiser = planned_event()
+    german, english, gone = UserFactory.create_batch(3)
+    german_in_tokyo(german)
+    for user in (german, english, gone):
+        entries.register_entry(tournament.pk, user)
+    entries.withdraw_entry(tournament.pk, gone)
+
+    twice_at_once(lambda: notify.notify_announcement(tournament.pk, 7, "Doors open at 19:00."))
+    notify.notify_announcement(tournament.pk, 7, "Doors open at 19:00.")
+
+    assert told(tournament, Kind.ANNOUNCEMENT) == sorted([german.pk, english.pk])
+    by_user = {
+        n.user_id: n.message
+        for n in Notification.objects.filter(tournament_id=tournament.pk, kind=Kind.ANNOUNCEMENT)
+    }
+    assert by_user[english.pk] == "Thursday Swiss, from the organisers: Doors open at 19:00."
+    assert by_user[german.pk] == "Thursday Swiss, von den Organisatoren: Doors open at 19:00."
