@@ -1,7 +1,7 @@
 """Keep the tournaments' notices: each becomes a notification with the key the services use
 now ("table_ready:table:<id>"; event notices, which had no dedupe key, get one of their own).
 
-Reversible: going back copies the notifications about an event into the old table."""
+Reversible: going back moves the notifications about an event of the old kinds back."""
 
 from django.db import migrations
 
@@ -35,11 +35,15 @@ def forwards(apps, schema_editor):
 
 
 def backwards(apps, schema_editor):
+    """Move the notifications about an event of the old kinds back into notices (the other
+    kinds had no place there and stay)."""
     Notice = apps.get_model("tournaments", "Notice")
     Notification = apps.get_model("notifications", "Notification")
-    for row in Notification.objects.filter(
-        tournament_id__isnull=False, kind__in=OLD_KINDS
-    ).iterator():
+    Tournament = apps.get_model("tournaments", "Tournament")
+    moved = Notification.objects.filter(
+        tournament_id__in=Tournament.objects.values("pk"), kind__in=OLD_KINDS
+    )
+    for row in moved.order_by("pk").iterator():
         table_id = None
         if row.key.startswith("table_ready:table:"):
             table_id = int(row.key.rsplit(":", 1)[1])
@@ -54,6 +58,7 @@ def backwards(apps, schema_editor):
             read_at=row.read_at,
         )
         Notice.objects.filter(pk=notice.pk).update(created=row.created)
+    moved.delete()
 
 
 class Migration(migrations.Migration):

@@ -91,6 +91,7 @@ def test_notices_move_to_notifications_and_back():
             ("cancelled", None, None),
             ("cancelled", None, None),
         ]
+        assert not Notification.objects.exists()  # moved back, not copied
     finally:
         executor = MigrationExecutor(connection)
         executor.migrate(executor.loader.graph.leaf_nodes())

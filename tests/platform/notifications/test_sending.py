@@ -169,6 +169,9 @@ def test_written_in_the_recipients_language_and_time_zone():
     with translation.override("en"), timezone.override("UTC"):
         send(german)
         send(english)
+        # The worker's own language and zone are left as they were.
+        assert translation.get_language() == "en"
+        assert timezone.get_current_timezone_name() == "UTC"
 
     by_address = {m.to[0]: m for m in mail.outbox}
     de_mail, en_mail = by_address[german.email], by_address[english.email]
@@ -179,8 +182,6 @@ def test_written_in_the_recipients_language_and_time_zone():
     assert en_mail.subject == "Rosbi: check in for Cup"
     assert "Dec. 10, 2026 13:30 (America/New_York)" in en_mail.body
     assert Notification.objects.get(user=german).message.startswith("Das Einchecken für Cup")
-    # The worker's own language and zone are left as they were.
-    assert translation.get_language() == "en"
 
 
 def test_an_unknown_kind_is_refused():
