@@ -86,7 +86,7 @@ def test_registration_is_confirmed_once_and_again_after_registering_anew(eager_c
 
     assert told(tournament, Kind.REGISTRATION_CONFIRMED) == [player.pk]
     assert len(mails_to(player, "registered")) == 1
-    audit = AuditLog.objects.filter(tournament=tournament, action="register_entry").last()
+    audit = AuditLog.objects.filter(tournament=tournament, action="register_entry").get()
     twice_at_once(lambda: tasks.notify_registration(entry.pk, audit.pk))
     assert len(told(tournament, Kind.REGISTRATION_CONFIRMED)) == 1
     assert len(mails_to(player, "registered")) == 1
@@ -231,6 +231,19 @@ def test_a_changed_start_is_told_in_each_players_zone(eager_celery):
     (en_mail,) = mails_to(english, "Rosbi")
     assert f"{new_start.astimezone(dt.UTC):%H:%M} (Europe/Berlin)" not in en_mail.body
     assert "(Europe/Berlin)" in en_mail.body  # the profile's default zone, named
+    audit = AuditLog.objects.filter(tournament=tournament, action="update_tournament").first()
+    twice_at_once(lambda: tasks.notify_event(tournament.pk, "event_changed", audit.pk))
+    assert len(told(tournament, Kind.EVENT_CHANGED)) == 2 and len(mail.outbox) == 2
+
+
+def test_a_player_who_switched_confirmations_off_gets_none(eager_celery):
+    tournament, _organiser = planned_event()
+    player = UserFactory()
+    set_notification_choices(player, {Kind.REGISTRATION_CONFIRMED: (False, False)})
+
+    entries.register_entry(tournament.pk, player)
+
+    assert told(tournament, Kind.REGISTRATION_CONFIRMED) == [] and mail.outbox == []
 
 
 def test_a_cancellation_is_told_once_even_when_its_task_runs_again(eager_celery):
