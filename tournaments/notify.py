@@ -160,7 +160,8 @@ def notify_round_soon(round_id: int, starts_at_iso: str) -> int:
     url = _event_url(tournament)
 
     def build() -> Message:
-        text = _("%(event)s: round %(round)s starts in 10 minutes (%(when)s).") % {
+        # "Soon", not "in 10 minutes": a round set less than 10 minutes ahead is told at once.
+        text = _("%(event)s: round %(round)s starts soon, at %(when)s.") % {
             "event": tournament.name,
             "round": round_.number,
             "when": time_text(starts_at),

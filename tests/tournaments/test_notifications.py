@@ -147,7 +147,7 @@ def test_a_round_in_ten_minutes_is_told_once_per_start_time(eager_celery):
     assert sorted(listed.values_list("user_id", flat=True)) == players  # one each
     assert listed.filter(on_site=False).count() == 1  # the one who wants it by e-mail only
     assert len([m for m in mail.outbox if "starts soon" in m.subject]) == 1
-    assert "round 1 starts in 10 minutes" in listed.first().message
+    assert "round 1 starts soon, at" in listed.first().message
     assert Round.objects.get(pk=first.pk).status == Round.Status.PENDING  # nothing else moved
 
     later = first.scheduled_at + dt.timedelta(minutes=30)
