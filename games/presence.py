@@ -24,6 +24,8 @@ from collections.abc import Iterable
 import redis
 from django.conf import settings
 
+from rosbi_platform.redis_clients import shared_client
+
 logger = logging.getLogger(__name__)
 
 PRESENCE_SECONDS = 75
@@ -34,25 +36,9 @@ _queued: list[tuple[bool, int, str]] = []
 _queue_lock = threading.Lock()
 _writer_pid: int | None = None
 
-_clients: dict[int, redis.Redis] = {}
-_lock = threading.Lock()
-
 
 def table_place(table_id: int) -> str:
     return f"table:{table_id}"
-
-
-def _client() -> redis.Redis:
-    pid = os.getpid()
-    with _lock:
-        client = _clients.get(pid)
-        if client is None:
-            client = redis.Redis.from_url(
-                settings.REDIS_URL, socket_timeout=1.0, socket_connect_timeout=1.0
-            )
-            _clients.clear()
-            _clients[pid] = client
-        return client
 
 
 def _key(user_id: int) -> str:
@@ -97,7 +83,7 @@ def flush() -> None:
     if not marks:
         return
     try:
-        pipe = _client().pipeline(transaction=False)
+        pipe = shared_client().pipeline(transaction=False)
         for present, user_id, place in marks:
             key = _key(user_id)
             if present:
@@ -118,7 +104,7 @@ def places_of(user_ids: Iterable[int]) -> dict[int, list[str]]:
     flush()
     now = time.time()
     try:
-        pipe = _client().pipeline(transaction=False)
+        pipe = shared_client().pipeline(transaction=False)
         for user_id in ids:
             pipe.zrangebyscore(_key(user_id), now, "+inf")
         answers = pipe.execute()

@@ -279,10 +279,10 @@ def is_moderator(table: Table, user: Any) -> bool:
         return True
     if table.club_id is None:
         return False
-    from rosbi_platform.accounts.models import ClubMembership
+    from rosbi_platform.accounts.models import ORGANISING_ROLES, ClubMembership
 
     return ClubMembership.objects.filter(
-        club_id=table.club_id, user_id=user.pk, role=ClubMembership.Role.ORGANISER
+        club_id=table.club_id, user_id=user.pk, role__in=ORGANISING_ROLES
     ).exists()
 
 
@@ -596,3 +596,15 @@ def partie_penalties(partie: Partie) -> list[list[int]]:
     """The stored penalties of the Partie's finished deals, in order."""
     rows = PartieDeal.objects.filter(partie=partie, penalties__isnull=False).order_by("number")
     return [list(row.penalties) for row in rows]
+
+
+def finished_results_of(user: Any, public_only: bool) -> QuerySet[SeatResult]:
+    """The seat results of the finished Parties ``user`` sat in (including those they left,
+    where a bot finished the seat); ``public_only`` leaves out private tables (for other
+    viewers). Finished Parties only: no hand of a deal in progress is ever reachable."""
+    seats = SeatResult.objects.filter(
+        Q(user=user) | Q(started_by=user), partie__finished_at__isnull=False
+    )
+    if public_only:
+        seats = seats.filter(partie__table__public=True)
+    return seats.select_related("partie__table")

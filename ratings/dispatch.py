@@ -14,15 +14,17 @@ from rosbi_platform import celery_app as app
 
 APPLY_PENDING_RATINGS = "ratings.tasks.apply_pending_ratings"
 FORM_LADDER_TABLES = "ratings.tasks.form_ladder_tables"
+REFRESH_LEADERBOARD = "ratings.tasks.refresh_leaderboard"
 
 
 def enqueue_task(name: str, *args: Any) -> None:
     """Queue the task ``name`` with ``args`` once the current transaction commits (at once
     outside one); nothing is queued when it rolls back."""
-    transaction.on_commit(lambda: _send(name, args))
+    transaction.on_commit(lambda: send_task(name, *args))
 
 
-def _send(name: str, args: tuple[Any, ...]) -> None:
+def send_task(name: str, *args: Any, countdown: float = 0) -> None:
+    """Queue the task ``name`` now (``countdown`` seconds later on a worker)."""
     if app.conf.task_always_eager:
         # ``send_task`` ignores eager mode (tests, a worker-less run): run it in-process as
         # ``delay`` would, after loading the task modules if nothing imported them yet.
@@ -30,4 +32,4 @@ def _send(name: str, args: tuple[Any, ...]) -> None:
             app.loader.import_default_modules()
         app.tasks[name].apply_async(args)
         return
-    app.send_task(name, args=list(args))
+    app.send_task(name, args=list(args), countdown=countdown or None)

@@ -10,6 +10,7 @@ Partie, unique), ``RatingChange`` (one row per Partie and player, unique) and ``
 from __future__ import annotations
 
 from django.conf import settings
+from django.contrib.postgres.fields import ArrayField
 from django.db import models
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -38,11 +39,6 @@ class PlayerRating(models.Model):
         verbose_name_plural = _("ratings")
         constraints = [
             models.UniqueConstraint(fields=["user", "pool"], name="unique_rating_per_pool")
-        ]
-        indexes = [
-            # The leaderboard's order (ratings.selectors.RANK_ORDER): a page is read by walking
-            # this index from the top, never by sorting every player of the pool.
-            models.Index(fields=["pool", "-mu", "-games", "user"], name="rating_rank_order"),
         ]
 
     def __str__(self) -> str:
@@ -273,3 +269,25 @@ class SeasonStanding(models.Model):
 
     def __str__(self) -> str:
         return f"{self.season}: {self.user_id} #{self.rank} {self.display}"
+
+
+class Leaderboard(models.Model):
+    """A pool's ranked players in rank order, numbered by PostgreSQL
+    (``ratings.leaderboard.refresh_leaderboard``) after rating changes and every minute.
+
+    One row per pool holding the user ids in rank order: a page of the leaderboard is a slice
+    of that array (rank = position) and a player's rank its position in it, whatever the
+    number of players above; numbering on every request walked every player above the page,
+    and a row per rank made each renumbering rewrite tens of thousands of rows."""
+
+    pool = models.CharField(_("pool"), max_length=32, primary_key=True)
+    computed_at = models.DateTimeField(_("computed at"))
+    players = models.PositiveIntegerField(_("players"))
+    user_ids = ArrayField(models.BigIntegerField(), default=list)
+
+    class Meta:
+        verbose_name = _("leaderboard")
+        verbose_name_plural = _("leaderboards")
+
+    def __str__(self) -> str:
+        return f"{self.pool}: {self.players} ranked at {self.computed_at:%Y-%m-%d %H:%M:%S}"

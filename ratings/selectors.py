@@ -13,7 +13,8 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db.models import Count, FloatField, Q, QuerySet
+from django.db import connection
+from django.db.models import Count, FloatField, QuerySet
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
 from django.utils.functional import Promise
@@ -23,6 +24,7 @@ from ratings import elo, odds
 from ratings.models import (
     LADDER_POOL,
     LadderQueueEntry,
+    Leaderboard,
     PlayerRating,
     RatingChange,
     Season,
@@ -639,34 +641,21 @@ def eligible_ratings(pool: str = LADDER_POOL, now: dt.datetime | None = None) ->
     )
 
 
+# The leaderboard's total order (``ratings.leaderboard`` numbers the ranks in it).
 RANK_ORDER = ("-mu", "-games", "user_id")
 
 
 class RankedPlayers:
-    """The ranked players best first, as a sequence a paginator slices: each slice is one
-    query for that page, and a row's ``rank`` is its position (the order is total: rating,
-    then Parties, then user id), so PostgreSQL never numbers every player. On a large
-    ladder (``CACHED_COUNT_FROM`` ranked players or more) ``count()`` is kept for
-    ``COUNT_SECONDS`` in the cache: a page of a 100,000-player ladder need not count them all
-    again, and a total a few seconds old only moves the last page. Smaller ladders count."""
+    """The ranked players best first, as a sequence a paginator slices: the ranks numbered by
+    PostgreSQL (``ratings.leaderboard``), so a page is a slice of the stored order and the
+    count the stored number, whatever the number of players."""
 
-    COUNT_SECONDS = 10
-    CACHED_COUNT_FROM = 5_000
-
-    def __init__(self, queryset: QuerySet, pool: str) -> None:
-        self.queryset = queryset
+    def __init__(self, pool: str) -> None:
         self.pool = pool
 
     def count(self) -> int:
-        from django.core.cache import cache
-
-        key = f"ratings:ranked-count:{self.pool}"
-        total = cache.get(key)
-        if total is None:
-            total = self.queryset.count()
-            if total >= self.CACHED_COUNT_FROM:
-                cache.set(key, total, self.COUNT_SECONDS)
-        return total
+        players = Leaderboard.objects.filter(pool=self.pool).values_list("players", flat=True)
+        return players.first() or 0
 
     def __len__(self) -> int:
         return self.count()
@@ -675,38 +664,133 @@ class RankedPlayers:
         if isinstance(index, int):
             return self[index : index + 1][0]
         start = index.start or 0
-        # Two reads: the page's ids along the ``rating_rank_order`` index (narrow rows, no
-        # join), then those rows with their users; one joined query sorted every eligible
-        # player with their user and profile instead.
-        ids = list(self.queryset.values_list("pk", flat=True)[index])
-        by_id = PlayerRating.objects.select_related("user", "user__profile").in_bulk(ids)
-        rows = [by_id[pk] for pk in ids]
-        for offset, row in enumerate(rows):
-            row.rank = start + offset + 1
+        stop = index.stop if index.stop is not None else 2**31 - 1
+        if stop <= start:
+            return []
+        table = connection.ops.quote_name(Leaderboard._meta.db_table)
+        with connection.cursor() as cursor:
+            cursor.execute(  # PostgreSQL arrays count from 1 and slices include both ends
+                f"SELECT user_ids[%s:%s] FROM {table} WHERE pool = %s",
+                [start + 1, stop, self.pool],
+            )
+            found = cursor.fetchone()
+        ids = found[0] if found else []
+        if not ids:
+            return []
+        ratings = PlayerRating.objects.filter(pool=self.pool, user_id__in=ids)
+        by_user = {r.user_id: r for r in ratings.select_related("user", "user__profile")}
+        rows = []
+        for offset, user_id in enumerate(ids):
+            row = by_user.get(user_id)
+            if row is not None:  # a user deleted since the numbering
+                row.rank = start + offset + 1
+                rows.append(row)
         return rows
 
 
-def ranked_leaderboard(pool: str = LADDER_POOL, now: dt.datetime | None = None) -> RankedPlayers:
+def ranked_leaderboard(pool: str = LADDER_POOL) -> RankedPlayers:
     """Ranked players best first, each with ``rank``; slicing it reads one page."""
-    return RankedPlayers(eligible_ratings(pool, now).order_by(*RANK_ORDER), pool)
+    return RankedPlayers(pool)
 
 
-def rank_of(user: Any, pool: str = LADDER_POOL, now: dt.datetime | None = None) -> int | None:
-    """The player's rank (None when not ranked): one count of the players above them."""
-    eligible = eligible_ratings(pool, now)
-    mine = eligible.filter(user_id=user.pk).values_list("mu", "games").first()
-    if mine is None:
-        return None
-    mu, games = mine
-    above = eligible.filter(
-        Q(mu__gt=mu) | Q(mu=mu, games__gt=games) | Q(mu=mu, games=games, user_id__lt=user.pk)
-    )
-    return above.count() + 1
+def rank_of(user: Any, pool: str = LADDER_POOL) -> int | None:
+    """The player's rank in the last numbering (None when not ranked)."""
+    table = connection.ops.quote_name(Leaderboard._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT array_position(user_ids, %s) FROM {table} WHERE pool = %s",
+            [user.pk, pool],
+        )
+        found = cursor.fetchone()
+    return found[0] if found else None
 
 
-def around_rank(
-    rank: int, pool: str = LADDER_POOL, now: dt.datetime | None = None, radius: int = 5
-) -> list[PlayerRating]:
+def around_rank(rank: int, pool: str = LADDER_POOL, radius: int = 5) -> list[PlayerRating]:
     """The ranked players from ``rank - radius`` to ``rank + radius``, each with ``rank``."""
     first = max(1, rank - radius)
-    return list(ranked_leaderboard(pool, now)[first - 1 : rank + radius])
+    return ranked_leaderboard(pool)[first - 1 : rank + radius]
+
+
+# --------------------------------------------------------------------------- groups of players
+
+
+def standings_of(
+    user_ids: list[int], pool: str = LADDER_POOL, now: dt.datetime | None = None
+) -> list[StandingRow]:
+    """The ladder lines of these players only (a club's members), in the ladder's order, the
+    eligible ones ranked 1, 2, 3 ... among themselves (same rules as ``standings``)."""
+    now = now or timezone.now()
+    rows = (
+        PlayerRating.objects.filter(pool=pool, games__gt=0, user_id__in=user_ids)
+        .select_related("user", "user__profile")
+        .order_by(*RANK_ORDER)
+    )
+    result = []
+    rank = 0
+    for row in rows:
+        rating = shown_rating(row, now)
+        reasons = _ineligibility(rating, row, now)
+        profile = getattr(row.user, "profile", None)
+        line = StandingRow(
+            user_id=row.user_id,
+            username=row.user.get_username(),
+            name=(profile.display_name if profile is not None else "") or row.user.get_username(),
+            mu=row.mu,
+            sigma=rating.sigma,
+            games=row.games,
+            last_played=row.last_played,
+            display=elo.display(rating),
+            eligible=not reasons,
+            reasons=reasons,
+        )
+        if line.eligible:
+            rank += 1
+            line.rank = rank
+        result.append(line)
+    return result
+
+
+@dataclass
+class RatingGain:
+    """A player's ladder rating before their first and after their last rated Partie of a
+    period, and how many rated Parties they played in it."""
+
+    user_id: int
+    start: float
+    end: float
+    parties: int
+
+    @property
+    def gain(self) -> float:
+        return self.end - self.start
+
+
+def rating_gains(
+    user_ids: list[int], start: dt.datetime, end: dt.datetime, pool: str = LADDER_POOL
+) -> list[RatingGain]:
+    """Rating gained by these players from rated Parties finished in ``[start, end)``, the
+    largest gain first (players without such a Partie are left out)."""
+    changes = (
+        RatingChange.objects.filter(
+            pool=pool, user_id__in=user_ids, finished_at__gte=start, finished_at__lt=end
+        )
+        .order_by("user_id", "finished_at", "partie_id")
+        .values_list("user_id", "mu_before", "mu_after")
+    )
+    found: dict[int, RatingGain] = {}
+    for user_id, before, after in changes:
+        gain = found.get(user_id)
+        if gain is None:
+            found[user_id] = RatingGain(user_id, before, after, 1)
+        else:
+            gain.end = after
+            gain.parties += 1
+    return sorted(found.values(), key=lambda g: (-g.gain, -g.parties, g.user_id))
+
+
+def rating_changes_of(user: Any, partie_ids: list[int], pool: str = LADDER_POOL) -> dict[int, int]:
+    """Partie id -> the whole-point rating change it made for ``user`` (rated ones only)."""
+    return {
+        change.partie_id: change.delta
+        for change in RatingChange.objects.filter(user=user, pool=pool, partie_id__in=partie_ids)
+    }

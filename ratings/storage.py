@@ -25,7 +25,7 @@ from django.db.models import TextField
 from django.db.models.functions import Cast
 from django.utils import timezone
 
-from ratings import elo
+from ratings import elo, leaderboard
 from ratings.models import PlayerRating, RatedPartie, RatingChange
 from ratings.replay import CHANGE_COLUMNS, ChangeRow, Job, State
 
@@ -115,6 +115,7 @@ def write_states(pool: str, states: dict[int, State], reset_others: bool = False
         with connection.cursor() as cursor:
             for start in range(0, len(updates), WRITE_BATCH):
                 cursor.executemany(sql, updates[start : start + WRITE_BATCH])
+    leaderboard.schedule_leaderboard_refresh(pool)
 
 
 # --------------------------------------------------------------------------- COPY

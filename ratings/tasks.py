@@ -11,8 +11,8 @@ import datetime as dt
 
 from celery import shared_task
 
-from ratings import ranked_queue, updates
-from ratings.dispatch import APPLY_PENDING_RATINGS, FORM_LADDER_TABLES
+from ratings import leaderboard, ranked_queue, updates
+from ratings.dispatch import APPLY_PENDING_RATINGS, FORM_LADDER_TABLES, REFRESH_LEADERBOARD
 from ratings.models import LADDER_POOL
 
 
@@ -31,3 +31,10 @@ def form_ladder_tables_task(now: str | None = None) -> int:
     """
     moment = dt.datetime.fromisoformat(now) if now else None
     return len(ranked_queue.form_ladder_tables(now=moment))
+
+
+@shared_task(name=REFRESH_LEADERBOARD, ignore_result=True)
+def refresh_leaderboard_task(pool: str = LADDER_POOL) -> int:
+    """Renumber the leaderboard (queued after rating changes; beat runs it every minute,
+    since eligibility also changes with time). Idempotent: each run replaces the ranks."""
+    return leaderboard.run_queued_refresh(pool)

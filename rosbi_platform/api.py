@@ -20,6 +20,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
+import redis
 from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -40,6 +41,7 @@ from rest_framework.throttling import SimpleRateThrottle
 from rosbi_platform.accounts.models import AccessToken
 from rosbi_platform.accounts.tokens import authenticate_token
 from rosbi_platform.client_ip import client_ip
+from rosbi_platform.redis_clients import shared_client
 
 logger = logging.getLogger(__name__)
 
@@ -261,9 +263,15 @@ class Pagination(PageNumberPagination):
 
 class ApiThrottle(SimpleRateThrottle):
     """Per token, per signed-in user, or per client address for anonymous callers; the
-    rates are ``settings.API_THROTTLE_RATES`` (``anon``, ``user``, ``token``), counted in
-    the shared cache (Redis) so every web process counts together. A missing rate is no
-    limit (tests turn the throttle off this way)."""
+    rates are ``settings.API_THROTTLE_RATES`` (``anon``, ``user``, ``token``). A missing rate
+    is no limit (tests turn the throttle off this way).
+
+    Counted in fixed windows of the rate's duration by one Redis round trip (``INCR`` and
+    ``EXPIRE`` in a pipeline) shared by every web process. DRF's own ``SimpleRateThrottle``
+    keeps a list of every request's time in the cache, so each request read and wrote up to
+    600 pickled floats; a fixed window may let a client send up to twice its rate across a
+    window's edge, which is harmless for a read limit. When Redis does not answer, requests
+    are let through (the API stays up; Redis's outage is reported by /healthz)."""
 
     def allow_request(self, request: Request, view: Any) -> bool:
         token = token_of(request)
@@ -277,14 +285,23 @@ class ApiThrottle(SimpleRateThrottle):
         if not self.rate:
             return True
         self.num_requests, self.duration = self.parse_rate(self.rate)
-        self.key = self.cache_format % {"scope": f"api-{self.scope}", "ident": ident}
-        self.history = self.cache.get(self.key, [])
         self.now = self.timer()
-        while self.history and self.history[-1] <= self.now - self.duration:
-            self.history.pop()
-        if len(self.history) >= self.num_requests:
-            return self.throttle_failure()
-        return self.throttle_success()
+        window = int(self.now // self.duration)
+        self.window_ends = (window + 1) * self.duration
+        key = f"rosbi:api-throttle:{self.scope}:{ident}:{window}"
+        try:
+            pipe = shared_client().pipeline(transaction=False)
+            pipe.incr(key)
+            pipe.expire(key, self.duration + 1)
+            count, _ = pipe.execute()
+        except redis.RedisError:
+            logger.warning("API throttle: Redis did not answer; request let through")
+            return True
+        return count <= self.num_requests or self.throttle_failure()
+
+    def wait(self) -> float:
+        """Seconds until the current window ends (the ``Retry-After`` header)."""
+        return max(1.0, self.window_ends - self.timer())
 
     def get_rate(self) -> str | None:
         return None

@@ -272,7 +272,7 @@ AXES_VERBOSE = False
 # A cache every process shares (Redis): the anonymous page throttle counts across processes.
 CACHES = {
     "default": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "rosbi_platform.redis_clients.ReusingRedisCache",
         "LOCATION": REDIS_URL,
         "KEY_PREFIX": "rosbi",
     }

@@ -11,6 +11,7 @@ from ratings import api as ratings_api
 from rosbi_platform import views
 from rosbi_platform.accounts import api as accounts_api
 from tournaments import api as tournaments_api
+from tournaments.club_urls import history_urlpatterns as history_urls
 
 # API v1: each app owns its views (``<app>/api.py``); one router, no trailing slashes.
 api_router = SimpleRouter(trailing_slash=False)
@@ -44,6 +45,8 @@ urlpatterns = [
     path("", include("games.urls")),  # /lobby/ and /tables/...
     path("tournaments/", include("tournaments.urls")),
     path("ladder/", include("ratings.urls")),
+    path("clubs/", include("tournaments.club_urls")),
+    path("players/", include((history_urls, "players"), namespace="players")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/v1/", include((api_v1, "api"), namespace="api")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

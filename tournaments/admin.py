@@ -17,13 +17,16 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from rosbi_platform.accounts.models import Club
-from tournaments import entries, events, exports, results, rounds, selectors
+from tournaments import entries, events, exports, results, rounds, seasons, selectors
 from tournaments import series as series_service
 from tournaments.common import TournamentError, log_action
 from tournaments.forms import SeriesForm
 from tournaments.models import (
     SERIES_TEMPLATE_FIELDS,
+    Announcement,
     AuditLog,
+    ClubSeason,
+    ClubSeasonStanding,
     Entry,
     PhysicalResult,
     Round,
@@ -124,7 +127,88 @@ class TournamentAdmin(_ClubScoped, admin.ModelAdmin):
         "waiting_because",
         "rounds",
     ]
-    readonly_fields = ["waiting_because"]
+    readonly_fields = ["waiting_because", "status", "registration", "check_in", "paused_at"]
+    fieldsets = [
+        (None, {"fields": ["club", "name", "slug", "description", "status", "waiting_because"]}),
+        (
+            gettext_lazy("When"),
+            {
+                "fields": [
+                    "starts_at",
+                    "time_zone",
+                    "scheduling",
+                    "round_interval_minutes",
+                    "paused_at",
+                ]
+            },
+        ),
+        (
+            gettext_lazy("Format"),
+            {
+                "fields": [
+                    "format",
+                    "mode",
+                    "rounds",
+                    "table_size",
+                    "allow_other_sizes",
+                    "min_players",
+                    "knockout_advance",
+                    "first_round",
+                    "avoid_same_club",
+                ]
+            },
+        ),
+        (
+            gettext_lazy("Entry"),
+            {
+                "fields": [
+                    "registration",
+                    "registration_opens_at",
+                    "registration_closes_at",
+                    "check_in",
+                    "check_in_opens_at",
+                    "check_in_closes_at",
+                    "members_only",
+                    "allow_bots",
+                    "min_rating",
+                    "max_rating",
+                    "capacity",
+                    "late_entry_until_round",
+                ]
+            },
+        ),
+        (
+            gettext_lazy("Scoring"),
+            {
+                "classes": ["collapse"],
+                "description": gettext_lazy(
+                    "The organiser's workspace on the site edits these as form fields with a "
+                    "preview; here they are checked the same way when saved."
+                ),
+                "fields": [
+                    "placement_points",
+                    "tiebreaks",
+                    "missed_round_points",
+                    "missed_round_penalty",
+                ],
+            },
+        ),
+        (
+            gettext_lazy("Play"),
+            {
+                "classes": ["collapse"],
+                "fields": [
+                    "rated",
+                    "doubling",
+                    "layout",
+                    "turn_seconds",
+                    "bot_level",
+                    "no_show_policy",
+                    "no_show_grace_minutes",
+                ],
+            },
+        ),
+    ]
     list_filter = ["status", "format", "mode", "club"]
     search_fields = ["name"]
     prepopulated_fields = {"slug": ["name"]}
@@ -133,11 +217,17 @@ class TournamentAdmin(_ClubScoped, admin.ModelAdmin):
         "cancel_tournaments",
         "start_with_fewer_players",
         "open_registration",
+        "close_registration",
+        "open_check_in",
+        "close_check_in",
+        "pause_tournaments",
+        "resume_tournaments",
         "start_next_round",
         "reseat_next_round",
         "recompute_standings",
         "export_standings_csv",
         "export_results_csv",
+        "export_deals_csv",
     ]
 
     @admin.display(description=gettext_lazy("waiting because"))
@@ -152,6 +242,10 @@ class TournamentAdmin(_ClubScoped, admin.ModelAdmin):
             kwargs["queryset"] = Club.objects.filter(
                 pk__in=selectors.managed_club_ids(request.user)
             )
+        if db_field.name == "season" and not request.user.is_superuser:
+            kwargs["queryset"] = ClubSeason.objects.filter(
+                club_id__in=selectors.managed_club_ids(request.user)
+            ).exclude(status=ClubSeason.Status.CLOSED)
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
     def save_model(self, request, obj, form, change):
@@ -218,6 +312,51 @@ class TournamentAdmin(_ClubScoped, admin.ModelAdmin):
             lambda t: events.open_registration(t.pk, by=request.user),
         )
 
+    @admin.action(description=gettext_lazy("Close registration"))
+    def close_registration(self, request, queryset):
+        self._each(
+            request,
+            queryset,
+            _("Registration closed"),
+            lambda t: events.close_registration(t.pk, by=request.user),
+        )
+
+    @admin.action(description=gettext_lazy("Open check-in"))
+    def open_check_in(self, request, queryset):
+        self._each(
+            request,
+            queryset,
+            _("Check-in opened"),
+            lambda t: events.open_check_in(t.pk, by=request.user),
+        )
+
+    @admin.action(description=gettext_lazy("Close check-in"))
+    def close_check_in(self, request, queryset):
+        self._each(
+            request,
+            queryset,
+            _("Check-in closed"),
+            lambda t: events.close_check_in(t.pk, by=request.user),
+        )
+
+    @admin.action(description=gettext_lazy("Pause (no round is seated or started)"))
+    def pause_tournaments(self, request, queryset):
+        self._each(
+            request,
+            queryset,
+            _("Event paused"),
+            lambda t: events.pause_tournament(t.pk, by=request.user),
+        )
+
+    @admin.action(description=gettext_lazy("Resume"))
+    def resume_tournaments(self, request, queryset):
+        self._each(
+            request,
+            queryset,
+            _("Event resumed"),
+            lambda t: events.resume_tournament(t.pk, by=request.user),
+        )
+
     @admin.action(description=gettext_lazy("Start the next round now"))
     def start_next_round(self, request, queryset):
         self._each(
@@ -255,6 +394,10 @@ class TournamentAdmin(_ClubScoped, admin.ModelAdmin):
     def export_results_csv(self, request, queryset):
         return self._export(request, queryset, "results")
 
+    @admin.action(description=gettext_lazy("Export deals as CSV"))
+    def export_deals_csv(self, request, queryset):
+        return self._export(request, queryset, "deals")
+
     def _export(self, request, queryset, what: str) -> HttpResponse:
         """Every export goes through ``exports.write_csv`` (formula-safe cells)."""
         response = HttpResponse(content_type="text/csv; charset=utf-8")
@@ -266,6 +409,8 @@ class TournamentAdmin(_ClubScoped, admin.ModelAdmin):
             exports.write_csv(
                 response, exports.STANDINGS_HEADER, exports.standings_rows_for_export(chosen)
             )
+        elif what == "deals":
+            exports.write_csv(response, exports.DEALS_HEADER, exports.deal_rows_for_export(chosen))
         else:
             exports.write_csv(
                 response, exports.RESULTS_HEADER, exports.result_rows_for_export(chosen)
@@ -332,6 +477,23 @@ class EntryAdmin(_ClubScoped, admin.ModelAdmin):
             queryset,
             lambda e: entries.withdraw_entry(e.tournament_id, e.user, by=request.user),
         )
+
+
+@admin.register(Announcement)
+class AnnouncementAdmin(_ClubScoped, admin.ModelAdmin):
+    """Read-only: organisers post announcements in the workspace (``announce_to_entrants``),
+    which also tells the entrants."""
+
+    club_path = "tournament__club"
+    list_display = ["created", "tournament", "author", "text"]
+    readonly_fields = ["tournament", "author", "text", "created"]
+    exclude = ["token"]
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
 
 
 @admin.register(AuditLog)
@@ -551,3 +713,96 @@ class SeriesAdmin(_ClubScoped, admin.ModelAdmin):
     @admin.action(description=gettext_lazy("Resume"))
     def resume_series(self, request, queryset):
         self._set_active(request, queryset, True)
+
+
+# --------------------------------------------------------------------------- club seasons
+
+
+class ClubSeasonStandingInline(admin.TabularInline):
+    """The stored table of a closed season: read-only (it is what closing archived)."""
+
+    model = ClubSeasonStanding
+    extra = 0
+    fields = ["rank", "user", "points", "events_counted", "events_played", "results"]
+    readonly_fields = fields
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(ClubSeason)
+class ClubSeasonAdmin(_ClubScoped, admin.ModelAdmin):
+    """Club seasons: a new one is made by ``seasons.create_season``; opening and closing are
+    the actions (``seasons.open_season`` / ``close_season``), as on the season page."""
+
+    list_display = ["name", "club", "starts_on", "ends_on", "status", "best_of", "ladder"]
+    list_filter = ["status", "club"]
+    search_fields = ["name"]
+    readonly_fields = ["status", "opened_at", "closed_at"]
+    fields = [
+        "club",
+        "name",
+        "starts_on",
+        "ends_on",
+        "best_of",
+        "place_points",
+        "ladder",
+        "automatic",
+        "status",
+        "opened_at",
+        "closed_at",
+    ]
+    inlines = [ClubSeasonStandingInline]
+    actions = ["open_seasons", "close_seasons"]
+
+    def _may(self, request: HttpRequest, obj: Any) -> bool:
+        if obj is None:
+            return request.user.is_superuser or bool(selectors.managed_club_ids(request.user))
+        return selectors.can_manage_club(request.user, obj.club_id)
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        closed = obj is not None and obj.status == ClubSeason.Status.CLOSED
+        return not closed and super().has_change_permission(request, obj)
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if db_field.name == "club" and not request.user.is_superuser:
+            kwargs["queryset"] = Club.objects.filter(
+                pk__in=selectors.managed_club_ids(request.user)
+            )
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    def save_model(self, request, obj, form, change):
+        if change:
+            obj.save()
+            return
+        created = seasons.create_season(
+            club=obj.club,
+            by=request.user,
+            **{name: getattr(obj, name) for name in form.cleaned_data if name != "club"},
+        )
+        obj.pk = created.pk
+
+    def _each_season(self, request, queryset, run, label: str) -> None:
+        done = 0
+        for season in queryset.order_by("starts_on"):
+            try:
+                run(season.pk, request.user)
+                done += 1
+            except TournamentError as error:
+                self.message_user(request, f"{season}: {error}", messages.ERROR)
+        if done:
+            self.message_user(request, f"{label}: {done}", messages.SUCCESS)
+
+    @admin.action(description=gettext_lazy("Open the selected seasons"))
+    def open_seasons(self, request, queryset):
+        self._each_season(request, queryset, seasons.open_season, _("Seasons opened"))
+
+    @admin.action(description=gettext_lazy("Close the selected seasons (stores their tables)"))
+    def close_seasons(self, request, queryset):
+        self._each_season(request, queryset, seasons.close_season, _("Seasons closed"))

@@ -48,6 +48,7 @@ NOTIFY_REGISTRATION_TASK = "tournaments.tasks.notify_registration"
 NOTIFY_CHECK_IN_TASK = "tournaments.tasks.notify_check_in_open"
 NOTIFY_ROUND_SOON_TASK = "tournaments.tasks.notify_round_soon"
 NOTIFY_RESULTS_TASK = "tournaments.tasks.notify_results"
+NOTIFY_ANNOUNCEMENT_TASK = "tournaments.tasks.notify_announcement"
 
 
 class TournamentError(Exception):

@@ -213,6 +213,105 @@ def withdraw_entry(tournament_id: int, user: Any, by: Any = None) -> Withdrawal:
     return locked(Tournament, tournament_id, work)
 
 
+@dataclass(frozen=True)
+class AddedEntry:
+    """What adding a player did: the entry, and whether it is new (False: already entered)."""
+
+    entry: Entry
+    created: bool
+
+
+def user_by_name(name: str) -> Any:
+    """The one account with this user name or display name; a clear refusal when there is
+    none or more than one."""
+    found = selectors.users_named(name)
+    if not found:
+        raise TournamentError(
+            _("Nobody is called “%(name)s”. Use the player's user name or display name.")
+            % {"name": name.strip()}
+        )
+    if len(found) > 1:
+        raise TournamentError(
+            _("“%(name)s” is ambiguous (%(names)s): use the user name.")
+            % {"name": name.strip(), "names": ", ".join(u.get_username() for u in found)}
+        )
+    return found[0]
+
+
+def add_entry(
+    tournament_id: int,
+    user: Any,
+    by: Any,
+    *,
+    plays_online: bool = True,
+    check_in_now: bool = False,
+) -> AddedEntry:
+    """An organiser enters a player (at the door, by phone): the registration window and the
+    entry conditions are the organiser's call, but not a finished event, a full one, or a
+    round the player could no longer join. Adding a player who is already entered changes
+    nothing (only a door check-in is taken); a withdrawn player comes back."""
+
+    def work(tournament: Tournament) -> AddedEntry:
+        require_manager(by, tournament)
+        if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
+            raise TournamentError(_("This event is over."))
+        entry = Entry.objects.filter(tournament=tournament, user=user).first()
+        if entry is not None and entry.status != Entry.Status.WITHDRAWN:
+            if check_in_now and entry.status == Entry.Status.REGISTERED:
+                entry.status, entry.checked_in_at = Entry.Status.CHECKED_IN, timezone.now()
+                entry.save(update_fields=["status", "checked_in_at"])
+                log_action(tournament, by, "check_in", entry=entry.pk)
+                push_changed(tournament.pk)
+            return AddedEntry(entry, created=False)
+        first_round = 1
+        late = Round.objects.filter(tournament=tournament).exclude(status=Round.Status.PENDING)
+        if late.exists():
+            first_round = _next_unseated_round(tournament) or 0
+            if tournament.format in (Tournament.Format.KNOCKOUT, Tournament.Format.FIXED):
+                raise TournamentError(_("This format takes no late entries."))
+            if not first_round:
+                raise TournamentError(_("Every round is seated: nobody can join now."))
+        active = (
+            Entry.objects.filter(tournament=tournament)
+            .exclude(status=Entry.Status.WITHDRAWN)
+            .count()
+        )
+        if tournament.capacity is not None and active >= tournament.capacity:
+            raise TournamentError(_("The event is full."))
+        online = {
+            Tournament.Mode.ONLINE: True,
+            Tournament.Mode.PHYSICAL: False,
+        }.get(tournament.mode, plays_online)
+        checked_in = check_in_now or first_round > 1
+        now = timezone.now()
+        values = {
+            "status": Entry.Status.CHECKED_IN if checked_in else Entry.Status.REGISTERED,
+            "plays_online": online,
+            "rating": selectors.player_rating(user),
+            "first_round": first_round,
+            "checked_in_at": now if checked_in else None,
+            "withdrawn_at": None,
+        }
+        if entry is None:
+            entry = Entry.objects.create(tournament=tournament, user=user, **values)
+        else:
+            for field, value in values.items():
+                setattr(entry, field, value)
+            entry.save()
+        log_action(
+            tournament,
+            by,
+            "add_entry",
+            entry=entry.pk,
+            first_round=first_round,
+            checked_in=checked_in,
+        )
+        push_changed(tournament.pk)
+        return AddedEntry(entry, created=True)
+
+    return locked(Tournament, tournament_id, work)
+
+
 def confirm_presence(round_table_id: int, user: Any) -> bool:
     """ "I am at my table": a seated player shows up (no-show handling leaves them alone)."""
     updated = RoundSeat.objects.filter(table_id=round_table_id, entry__user=user).update(

@@ -265,12 +265,38 @@ NEWS_FIELDS = frozenset(
     {"name", "starts_at", "time_zone", "check_in_opens_at", "check_in_closes_at"}
 )
 
+# The format, the rounds, the scoring and the house rules: the organiser's workspace changes
+# them until round 1 is seated (players then see the seating made with them).
+SETUP_FIELDS = frozenset(
+    {
+        "format",
+        "mode",
+        "rounds",
+        "table_size",
+        "allow_other_sizes",
+        "scheduling",
+        "first_round",
+        "knockout_advance",
+        "rated",
+        "doubling",
+        "layout",
+        "avoid_same_club",
+        "late_entry_until_round",
+        "no_show_policy",
+        "no_show_grace_minutes",
+        "missed_round_points",
+        "placement_points",
+        "tiebreaks",
+    }
+)
+
 
 def update_tournament(tournament_id: int, by: Any, **changes: Any) -> Tournament:
     """Change an event that has not started (its club's organisers only): the fields of
-    ``EDITABLE_FIELDS``, validated as the model validates them, audited with what changed.
-    The format, rounds and house rules are fixed once the event is announced."""
-    unknown = set(changes) - EDITABLE_FIELDS
+    ``EDITABLE_FIELDS`` until the start, and those of ``SETUP_FIELDS`` (format, rounds,
+    scoring, house rules) until round 1 is seated; validated as the model validates them,
+    audited with what changed. A smaller number of rounds removes the unseated ones above it."""
+    unknown = set(changes) - EDITABLE_FIELDS - SETUP_FIELDS
     if unknown:
         raise TypeError(f"not an editable field: {sorted(unknown)}")
 
@@ -281,10 +307,29 @@ def update_tournament(tournament_id: int, by: Any, **changes: Any) -> Tournament
         changed = {f: v for f, v in changes.items() if getattr(tournament, f) != v}
         if not changed:
             return tournament
+        seated = (
+            Round.objects.filter(tournament=tournament)
+            .exclude(status=Round.Status.PENDING)
+            .exists()
+        )
+        if seated and set(changed) & SETUP_FIELDS:
+            raise TournamentError(
+                _("Round 1 is seated: the format, rounds and scoring can no longer change.")
+            )
         for field, value in changed.items():
             setattr(tournament, field, value)
+        if tournament.mode == Tournament.Mode.HYBRID and tournament.format in (
+            Tournament.Format.KNOCKOUT,
+            Tournament.Format.FIXED,
+        ):
+            raise TournamentError(_("Hybrid events use Swiss or duplicate seating."))
         tournament.full_clean(exclude=["seed"])
         tournament.save(update_fields=sorted(changed))
+        if "rounds" in changed:
+            Round.objects.filter(
+                tournament=tournament, number__gt=tournament.rounds, status=Round.Status.PENDING
+            ).delete()
+            create_rounds(tournament, 1, tournament.rounds)
         if "starts_at" in changed:
             Round.objects.filter(tournament=tournament, number=1, status="pending").update(
                 scheduled_at=tournament.starts_at
@@ -294,5 +339,46 @@ def update_tournament(tournament_id: int, by: Any, **changes: Any) -> Tournament
             enqueue(NOTIFY_EVENT_TASK, tournament.pk, "event_changed", audit.pk)
         push_changed(tournament.pk)
         return tournament
+
+    return locked(Tournament, tournament_id, work)
+
+
+# --------------------------------------------------------------------------- pause
+
+
+def pause_tournament(tournament_id: int, by: Any) -> bool:
+    """Stop the automatic steps: no round is seated or started while paused (tables that are
+    playing finish and count). The organiser may still start a round by hand. False when the
+    event is already paused."""
+
+    def work(tournament: Tournament) -> bool:
+        require_manager(by, tournament)
+        if tournament.status not in (Tournament.Status.PLANNED, Tournament.Status.RUNNING):
+            raise TournamentError(_("Only a planned or running event can be paused."))
+        if tournament.paused_at is not None:
+            return False
+        tournament.paused_at = timezone.now()
+        tournament.save(update_fields=["paused_at"])
+        log_action(tournament, by, "pause_tournament")
+        push_changed(tournament.pk)
+        return True
+
+    return locked(Tournament, tournament_id, work)
+
+
+def resume_tournament(tournament_id: int, by: Any) -> bool:
+    """Let the scheduler go on; a round whose time passed during the pause is due at once.
+    False when the event is not paused."""
+
+    def work(tournament: Tournament) -> bool:
+        require_manager(by, tournament)
+        if tournament.paused_at is None:
+            return False
+        paused_for = timezone.now() - tournament.paused_at
+        tournament.paused_at = None
+        tournament.save(update_fields=["paused_at"])
+        log_action(tournament, by, "resume_tournament", seconds=int(paused_for.total_seconds()))
+        push_changed(tournament.pk)
+        return True
 
     return locked(Tournament, tournament_id, work)

@@ -72,3 +72,29 @@ def result_rows_for_export(tournaments: Iterable[Tournament]) -> Iterable[list[A
     for tournament in tournaments:
         for round_number, table, seat, player, total, forfeit in selectors.result_rows(tournament):
             yield [tournament.slug, round_number, table, seat, player, total, forfeit]
+
+
+DEALS_HEADER = ["tournament", "round", "table", "deal", "seat", "player", "penalty", "source"]
+
+
+def deal_rows_for_export(tournaments: Iterable[Tournament]) -> Iterable[list[Any]]:
+    """Each deal's penalty per seat: a finished online Partie's stored deals, and a physical
+    table's latest confirmed score sheet. A Partie still being played is left out (its deals
+    are not over)."""
+    for tournament in tournaments:
+        for round_number, table_number, names, penalties, source in selectors.deal_penalties(
+            tournament
+        ):
+            for deal, row in enumerate(penalties, start=1):
+                for seat, penalty in enumerate(row):
+                    name = names[seat] if seat < len(names) else ""
+                    yield [
+                        tournament.slug,
+                        round_number,
+                        table_number,
+                        deal,
+                        seat,
+                        name,
+                        penalty,
+                        source,
+                    ]

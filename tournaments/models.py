@@ -17,10 +17,12 @@ from django.contrib.postgres.fields import ArrayField
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.urls import reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from rosbi_platform.accounts.models import Club
+from tournaments.scoring import MAX_TABLE, MIN_TABLE
 from tournaments.standings import DEFAULT_TIEBREAKS
 
 
@@ -38,6 +40,48 @@ def validate_time_zone(value: str) -> None:
         raise ValidationError(
             _("%(value)s is not a known IANA time zone."), params={"value": value}
         )
+
+
+def validate_placement_points(value: object) -> None:
+    """Placement points per table size: ``{"4": [3, 2, 1, 0]}``, one number per place (size
+    3 to 6), none negative, never more for a worse place."""
+    if not isinstance(value, dict):
+        raise ValidationError(_("Placement points are a table of points per table size."))
+    for size, points in value.items():
+        if not str(size).isdigit() or not MIN_TABLE <= int(size) <= MAX_TABLE:
+            raise ValidationError(
+                _("Placement points are for tables of %(low)s to %(high)s players."),
+                params={"low": MIN_TABLE, "high": MAX_TABLE},
+            )
+        if (
+            not isinstance(points, list | tuple)
+            or len(points) != int(size)
+            or not all(isinstance(p, int | float) and not isinstance(p, bool) for p in points)
+        ):
+            raise ValidationError(
+                _("A table of %(size)s needs exactly %(size)s numbers, one per place."),
+                params={"size": size},
+            )
+        if any(p < 0 for p in points):
+            raise ValidationError(_("Placement points cannot be negative."))
+        if any(later > earlier for earlier, later in zip(points, points[1:], strict=False)):
+            raise ValidationError(
+                _("At a table of %(size)s a worse place cannot earn more points."),
+                params={"size": size},
+            )
+
+
+def validate_tiebreaks(value: object) -> None:
+    """The tie-break order: known criteria, each at most once, at least one."""
+    if not isinstance(value, list | tuple) or not value:
+        raise ValidationError(_("Choose at least one criterion for the order."))
+    unknown = [c for c in value if c not in DEFAULT_TIEBREAKS]
+    if unknown:
+        raise ValidationError(
+            _("Unknown ranking criterion: %(name)s."), params={"name": ", ".join(map(str, unknown))}
+        )
+    if len(set(value)) != len(value):
+        raise ValidationError(_("Each ranking criterion can be used only once."))
 
 
 class Tournament(models.Model):
@@ -159,8 +203,11 @@ class Tournament(models.Model):
         default=dict,
         blank=True,
         help_text=_('Per table size, e.g. {"4": [3, 2, 1, 0]}; empty means the scaled default.'),
+        validators=[validate_placement_points],
     )
-    tiebreaks = models.JSONField(_("tie-break order"), default=default_tiebreaks)
+    tiebreaks = models.JSONField(
+        _("tie-break order"), default=default_tiebreaks, validators=[validate_tiebreaks]
+    )
     late_entry_until_round = models.PositiveSmallIntegerField(
         _("late entry until round"),
         default=1,
@@ -181,6 +228,9 @@ class Tournament(models.Model):
     )
     seed = models.CharField(_("seed"), max_length=32, default=new_tournament_seed, editable=False)
     standings_version = models.PositiveIntegerField(default=0, editable=False)
+    # Set by the organiser's "pause": the scheduler seats and starts no round while it is set
+    # (tables already playing finish); "resume" clears it.
+    paused_at = models.DateTimeField(_("paused since"), null=True, blank=True, editable=False)
     created = models.DateTimeField(auto_now_add=True, null=True)
     series = models.ForeignKey(
         "tournaments.Series",
@@ -193,6 +243,15 @@ class Tournament(models.Model):
     )
     # The series' occurrence this event is (UTC); None once it left the series' schedule.
     series_occurrence = models.DateTimeField(null=True, blank=True, editable=False)
+    season = models.ForeignKey(
+        "tournaments.ClubSeason",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="events",
+        verbose_name=_("season"),
+        help_text=_("A season of the same club whose dates include the event's day."),
+    )
 
     class Meta:
         ordering = ["starts_at", "name"]
@@ -213,6 +272,9 @@ class Tournament(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def get_absolute_url(self) -> str:
+        return reverse("tournaments:detail", args=[self.slug])
+
     def clean(self) -> None:
         if self.mode == self.Mode.HYBRID and self.format in (
             self.Format.KNOCKOUT,
@@ -225,6 +287,10 @@ class Tournament(models.Model):
             and self.min_rating > self.max_rating
         ):
             raise ValidationError(_("The minimum rating is above the maximum."))
+        if self.season_id is not None:
+            problem = self.season.refusal_for(self)
+            if problem:
+                raise ValidationError({"season": problem})
 
     @property
     def group_name(self) -> str:
@@ -468,6 +534,53 @@ class AuditLog(models.Model):
         return f"{self.created:%Y-%m-%d %H:%M} {actor}: {self.action}"
 
 
+class Announcement(models.Model):
+    """A short text the organisers post to the entrants: listed on the event page and sent
+    to each entrant as an in-app notice once (``AnnouncementDelivery``). ``token`` comes from
+    the form, so a form sent twice posts one announcement."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="announcements"
+    )
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    text = models.CharField(_("announcement"), max_length=500)
+    token = models.CharField(max_length=64, unique=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created", "-pk"]
+        verbose_name = _("announcement")
+        verbose_name_plural = _("announcements")
+
+    def __str__(self) -> str:
+        return self.text[:60]
+
+
+class AnnouncementDelivery(models.Model):
+    """That one entrant was told about one announcement (unique: told once, even when the
+    delivery task runs twice)."""
+
+    announcement = models.ForeignKey(
+        Announcement, on_delete=models.CASCADE, related_name="deliveries"
+    )
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("announcement delivery")
+        verbose_name_plural = _("announcement deliveries")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["announcement", "user"], name="one_delivery_per_announcement_user"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.announcement_id} -> {self.user_id}"
+
+
 # --------------------------------------------------------------------------- recurring events
 
 # The settings a series gives each of its events: the Tournament's own fields (label, choices,
@@ -605,3 +718,155 @@ class CalendarToken(models.Model):
 
     def __str__(self) -> str:
         return str(self.user)
+
+
+# --------------------------------------------------------------------------- club seasons
+
+
+def default_place_points() -> list[int]:
+    return [10, 8, 6, 5, 4, 3, 2, 1]
+
+
+def validate_place_points(value: list[int]) -> None:
+    """Points for 1st, 2nd, ... place: at least one, none negative, never more for a worse
+    place than for a better one."""
+    if not value:
+        raise ValidationError(_("Give the points for at least the first place."))
+    if any(points < 0 for points in value):
+        raise ValidationError(_("Points cannot be negative."))
+    if any(worse > better for better, worse in zip(value, value[1:], strict=False)):
+        raise ValidationError(
+            _("A worse place cannot earn more points than a better one (e.g. 10, 8, 6, 5).")
+        )
+
+
+class ClubSeason(models.Model):
+    """A club's season: its events (``Tournament.season``) make one table, each player's best
+    ``best_of`` results counting (``season_scoring``). Opening and closing are services
+    (``tournaments.seasons``), by hand or on the dates; closing stores the table."""
+
+    class Status(models.TextChoices):
+        PLANNED = "planned", _("Not open yet")
+        OPEN = "open", _("Open")
+        CLOSED = "closed", _("Closed")
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="seasons")
+    name = models.CharField(_("name"), max_length=100)
+    starts_on = models.DateField(_("first day"))
+    ends_on = models.DateField(_("last day"))
+    best_of = models.PositiveSmallIntegerField(
+        _("results that count"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1)],
+        help_text=_("Each player's best N events count; empty: every event counts."),
+    )
+    place_points = ArrayField(
+        models.PositiveIntegerField(),
+        verbose_name=_("points per place"),
+        default=default_place_points,
+        validators=[validate_place_points],
+        help_text=_("For 1st, 2nd, 3rd ... place, separated by commas; later places score 0."),
+    )
+    ladder = models.BooleanField(
+        _("season of the club ladder"),
+        default=False,
+        help_text=_(
+            "The season page also ranks the members by ladder rating gained during the season; "
+            "closing stores that table too."
+        ),
+    )
+    automatic = models.BooleanField(
+        _("open and close on its dates"),
+        default=True,
+        help_text=_("Opens on the first day and closes after the last day by itself."),
+    )
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.PLANNED, editable=False
+    )
+    opened_at = models.DateTimeField(null=True, blank=True, editable=False)
+    closed_at = models.DateTimeField(null=True, blank=True, editable=False)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["club", "-starts_on", "name"]
+        verbose_name = _("club season")
+        verbose_name_plural = _("club seasons")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club"],
+                condition=models.Q(status="open"),
+                name="one_open_season_per_club",
+            ),
+            models.UniqueConstraint(fields=["club", "name"], name="unique_season_name_per_club"),
+            models.CheckConstraint(
+                condition=models.Q(ends_on__gte=models.F("starts_on")),
+                name="season_ends_after_it_starts",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def clean(self) -> None:
+        if self.starts_on and self.ends_on and self.ends_on < self.starts_on:
+            raise ValidationError({"ends_on": _("The last day is before the first day.")})
+        if self.club_id and self.starts_on and self.ends_on:
+            overlapping = (
+                ClubSeason.objects.filter(club_id=self.club_id)
+                .exclude(pk=self.pk)
+                .filter(starts_on__lte=self.ends_on, ends_on__gte=self.starts_on)
+            )
+            if overlapping.exists():
+                raise ValidationError(_("The club has another season on some of these days."))
+
+    def refusal_for(self, tournament: Tournament) -> str | None:
+        """Why ``tournament`` cannot belong to this season (None when it can): another club,
+        or a start (in the event's own time zone) outside the season's days."""
+        if tournament.club_id != self.club_id:
+            return gettext("The season belongs to another club.")
+        if tournament.starts_at is None:
+            return None
+        try:
+            zone = zoneinfo.ZoneInfo(tournament.time_zone)
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            zone = zoneinfo.ZoneInfo("UTC")
+        day = tournament.starts_at.astimezone(zone).date()
+        if not self.starts_on <= day <= self.ends_on:
+            return gettext(
+                "The event's day (%(day)s) is outside the season (%(start)s to %(end)s)."
+            ) % {
+                "day": day.isoformat(),
+                "start": self.starts_on.isoformat(),
+                "end": self.ends_on.isoformat(),
+            }
+        return None
+
+
+class ClubSeasonStanding(models.Model):
+    """A player's stored line in a closed season's table (the archive); ``rating_*`` are the
+    ladder figures of a ladder season (None otherwise)."""
+
+    season = models.ForeignKey(ClubSeason, on_delete=models.CASCADE, related_name="standings")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="club_season_standings"
+    )
+    rank = models.PositiveIntegerField()
+    points = models.PositiveIntegerField()
+    events_played = models.PositiveIntegerField()
+    events_counted = models.PositiveIntegerField()
+    results = ArrayField(models.PositiveIntegerField(), default=list)
+    rating_start = models.FloatField(null=True, blank=True)
+    rating_end = models.FloatField(null=True, blank=True)
+    rated_parties = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["season", "rank", "user"]
+        verbose_name = _("club season standing")
+        verbose_name_plural = _("club season standings")
+        constraints = [
+            models.UniqueConstraint(fields=["season", "user"], name="one_line_per_club_season")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.season}: {self.rank}. {self.user}"

@@ -27,7 +27,17 @@ from rosbi_platform.notifications.services import (
     time_text,
 )
 from tournaments import selectors
-from tournaments.models import AuditLog, Entry, Round, RoundSeat, RoundTable, Standing, Tournament
+from tournaments.models import (
+    Announcement,
+    AnnouncementDelivery,
+    AuditLog,
+    Entry,
+    Round,
+    RoundSeat,
+    RoundTable,
+    Standing,
+    Tournament,
+)
 
 __all__ = [
     "EVENT_NOTICE_KINDS",
@@ -316,25 +326,28 @@ def notify_event(tournament_id: int, kind: str, occurrence: int | None = None) -
     return sent
 
 
-def notify_announcement(tournament_id: int, occurrence: int, text: str) -> int:
-    """An organiser's announcement to every active entrant, once per announcement
-    (``occurrence``: its audit line); the organiser's own words, introduced in each reader's
-    language."""
-    tournament = Tournament.objects.get(pk=tournament_id)
+def notify_announcement(announcement_id: int) -> int:
+    """The organisers' announcement to every entrant (not withdrawn), once each: a delivery
+    row records who was told, and the notification's key (the announcement) keeps a second
+    run or a second worker from telling anyone again. The organisers' own words, introduced
+    in each reader's language. Returns how many were told now."""
+    announcement = Announcement.objects.select_related("tournament").get(pk=announcement_id)
+    tournament = announcement.tournament
     url = _event_url(tournament)
 
     def build() -> Message:
         line = _("%(event)s, from the organisers: %(text)s") % {
             "event": tournament.name,
-            "text": text,
+            "text": announcement.text,
         }
         return Message(text=line, subject=_news_subject(tournament))
 
-    key = f"announcement:tournament:{tournament.pk}:{occurrence}"
-    return sum(
-        _tell(entry.user, Kind.ANNOUNCEMENT, key, build, url, tournament)
-        for entry in _active_entries(tournament)
-    )
+    key = f"announcement:{announcement.pk}"
+    sent = 0
+    for entry in _active_entries(tournament):
+        AnnouncementDelivery.objects.get_or_create(announcement=announcement, user=entry.user)
+        sent += _tell(entry.user, Kind.ANNOUNCEMENT, key, build, url, tournament)
+    return sent
 
 
 def mark_notices_read(user: Any, notice_ids: list[int] | None = None) -> int:

@@ -24,7 +24,7 @@ from tournaments.common import (
     log_action,
     require_manager,
 )
-from tournaments.models import Entry, Round, RoundTable, Tournament
+from tournaments.models import Entry, Round, RoundBye, RoundSeat, RoundTable, Tournament
 from tournaments.notify import ROUND_SOON, push_changed
 from tournaments.results import recompute_standings
 from tournaments.round_seating import ready_player_count, rewrite_seating, write_seating
@@ -276,6 +276,152 @@ def remind_round(round_id: int, now: dt.datetime | None = None) -> bool:
         round_.reminded_for = when
         round_.save(update_fields=["reminded_for"])
         enqueue(NOTIFY_ROUND_SOON_TASK, round_.pk, when.isoformat())
+        return True
+
+    return locked_round(round_id, work)
+
+
+# --------------------------------------------------------------------------- seats after seating
+
+
+def _changeable_table(round_: Round, table: RoundTable) -> None:
+    """A seat changes hands in a seated round, or at a physical table of a playing round
+    whose result is not in; an online table that is being played keeps its players."""
+    if round_.status == Round.Status.SEATED:
+        return
+    if round_.status != Round.Status.STARTED:
+        raise TournamentError(_("Seats change only in a seated or playing round."))
+    if table.status == RoundTable.Status.FINISHED:
+        raise TournamentError(
+            _("Table %(number)s has finished: its seats stay.") % {"number": table.number}
+        )
+    if not table.physical:
+        raise TournamentError(
+            _(
+                "Online table %(number)s is being played and keeps its players: withdraw the "
+                "player instead (a bot plays on)."
+            )
+            % {"number": table.number}
+        )
+
+
+def substitute_player(round_id: int, leaving_entry_id: int, arriving: Any, by: Any) -> bool:
+    """The ``arriving`` user takes the seat of ``leaving_entry_id`` in a seated round (or at a
+    physical table of a playing round); the leaving player is withdrawn from the event (their
+    earlier results stay) and the substitute is entered, checked in, from this round on.
+    False when it is already done (a repeated request)."""
+
+    def work(tournament: Tournament, round_: Round) -> bool:
+        require_manager(by, tournament)
+        seats = RoundSeat.objects.select_related("table", "entry")
+        seat = seats.filter(round=round_, entry_id=leaving_entry_id).first()
+        arriving_seat = seats.filter(round=round_, entry__user=arriving).first()
+        if seat is None:
+            if arriving_seat is not None:
+                return False  # done by an earlier request
+            raise TournamentError(
+                _("That player has no seat in round %(round)s.") % {"round": round_.number}
+            )
+        if arriving_seat is not None:
+            raise TournamentError(
+                _("%(name)s already plays in round %(round)s.")
+                % {"name": selectors.entry_name(arriving_seat.entry), "round": round_.number}
+            )
+        _changeable_table(round_, seat.table)
+        now = timezone.now()
+        entry = Entry.objects.filter(tournament=tournament, user=arriving).first()
+        values = {
+            "status": Entry.Status.CHECKED_IN,
+            "checked_in_at": now,
+            "withdrawn_at": None,
+            "plays_online": not seat.table.physical,
+        }
+        if entry is None:
+            entry = Entry.objects.create(
+                tournament=tournament,
+                user=arriving,
+                rating=selectors.player_rating(arriving),
+                first_round=round_.number,
+                **values,
+            )
+        else:
+            if entry.status == Entry.Status.WITHDRAWN:
+                entry.first_round = round_.number
+            for field, value in values.items():
+                setattr(entry, field, value)
+            entry.save()
+        RoundBye.objects.filter(round=round_, entry=entry).delete()
+        leaving = seat.entry
+        seat.entry, seat.present = entry, False
+        seat.save(update_fields=["entry", "present"])
+        Entry.objects.filter(pk=leaving.pk).update(status=Entry.Status.WITHDRAWN, withdrawn_at=now)
+        log_action(
+            tournament,
+            by,
+            "substitute_player",
+            round=round_.number,
+            table=seat.table.number,
+            seat=seat.seat,
+            leaving=leaving.pk,
+            arriving=entry.pk,
+        )
+        push_changed(tournament.pk)
+        return True
+
+    return locked_round(round_id, work)
+
+
+def swap_seats(
+    round_id: int,
+    first_entry_id: int,
+    second_entry_id: int,
+    by: Any,
+    *,
+    first_at: tuple[int, int] | None = None,
+) -> bool:
+    """Two players change seats in a seated round (or at physical tables of a playing round).
+    ``first_at`` is where the organiser saw the first player (table, seat as stored): when they
+    are no longer there the swap was already made, and a repeated request changes nothing."""
+
+    def work(tournament: Tournament, round_: Round) -> bool:
+        require_manager(by, tournament)
+        if first_entry_id == second_entry_id:
+            raise TournamentError(_("Choose two different players."))
+        seats = {
+            s.entry_id: s
+            for s in RoundSeat.objects.select_related("table").filter(
+                round=round_, entry_id__in=[first_entry_id, second_entry_id]
+            )
+        }
+        if len(seats) != 2:
+            raise TournamentError(
+                _("Both players need a seat in round %(round)s.") % {"round": round_.number}
+            )
+        first, second = seats[first_entry_id], seats[second_entry_id]
+        if first_at is not None and (first.table.number, first.seat) != tuple(first_at):
+            return False
+        for seat in (first, second):
+            _changeable_table(round_, seat.table)
+        if first.table.physical != second.table.physical:
+            raise TournamentError(
+                _("One plays online and the other at a physical table: they cannot swap.")
+            )
+        places = [(s.table, s.seat, s.present) for s in (first, second)]
+        RoundSeat.objects.filter(pk__in=[first.pk, second.pk]).delete()
+        for (table, number, _present), entry_id in zip(
+            places, [second_entry_id, first_entry_id], strict=True
+        ):
+            RoundSeat.objects.create(table=table, round=round_, entry_id=entry_id, seat=number)
+        log_action(
+            tournament,
+            by,
+            "swap_seats",
+            round=round_.number,
+            first=first_entry_id,
+            second=second_entry_id,
+            tables=[first.table.number, second.table.number],
+        )
+        push_changed(tournament.pk)
         return True
 
     return locked_round(round_id, work)

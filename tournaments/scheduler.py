@@ -43,7 +43,10 @@ def _windows_due(tournament: Tournament, now: dt.datetime) -> list[Callable[[], 
 
 
 def _round_step(tournament: Tournament, round_: Round, now: dt.datetime) -> bool:
-    """Take the one step that is due for the current round, if any."""
+    """Take the one step that is due for the current round, if any (a paused event seats and
+    starts nothing; its playing tables still finish)."""
+    if tournament.paused_at is not None and round_.status != Round.Status.STARTED:
+        return False
     if round_.status == Round.Status.PENDING:
         if round_.number == 1:
             check_in_done = (

@@ -13,6 +13,7 @@ from django.db.models import QuerySet
 from django.utils import formats, timezone
 
 from games import selectors as games_selectors
+from rosbi_platform.accounts import selectors as accounts_selectors
 from rosbi_platform.accounts.models import Club, ClubMembership
 from rosbi_platform.notifications import selectors as notifications_selectors
 from tournaments import duplicate as duplicate_algorithms
@@ -73,19 +74,12 @@ def can_manage(user: Any, tournament: Tournament) -> bool:
 def can_manage_club(user: Any, club_id: int) -> bool:
     if user is None or not user.is_authenticated:
         return False
-    if user.is_superuser:
-        return True
-    return ClubMembership.objects.filter(
-        club_id=club_id, user=user, role=ClubMembership.Role.ORGANISER
-    ).exists()
+    return accounts_selectors.is_club_organiser(user, club_id)
 
 
 def managed_club_ids(user: Any) -> list[int]:
-    return list(
-        ClubMembership.objects.filter(user=user, role=ClubMembership.Role.ORGANISER).values_list(
-            "club_id", flat=True
-        )
-    )
+    """The clubs whose events the user runs (owners and organisers)."""
+    return accounts_selectors.organised_club_ids(user)
 
 
 def managed_tournaments(user: Any) -> QuerySet[Tournament]:
@@ -635,3 +629,137 @@ def calendar_owner(token: str) -> Any | None:
     """The user whose feed ``token`` opens (None for an unknown or revoked token)."""
     found = CalendarToken.objects.filter(token=token).select_related("user").first()
     return found.user if found else None
+
+
+# --------------------------------------------------------------------------- organiser's workspace
+
+
+def users_named(name: str, limit: int = 5) -> list[Any]:
+    """Accounts whose user name or display name is ``name`` (case does not matter): exact
+    matches only, so "Anna" never picks "Annabel"; more than one means the name is ambiguous."""
+    from django.contrib.auth import get_user_model
+    from django.db.models import Q
+
+    name = name.strip()
+    if not name:
+        return []
+    users = get_user_model().objects.filter(
+        Q(username__iexact=name) | Q(profile__display_name__iexact=name), is_active=True
+    )
+    return list(users.select_related("profile").order_by("pk").distinct()[:limit])
+
+
+def workspace_entries(tournament: Tournament) -> QuerySet[Entry]:
+    """The entries the workspace lists: active ones first, then by registration."""
+    return (
+        Entry.objects.filter(tournament=tournament)
+        .select_related("user__profile")
+        .order_by("status", "registered_at", "pk")
+    )
+
+
+def announcements_of(tournament: Tournament, limit: int = 20) -> QuerySet[Any]:
+    return tournament.announcements.select_related("author__profile").order_by("-created", "-pk")[
+        :limit
+    ]
+
+
+def organised_events(user: Any) -> QuerySet[Tournament]:
+    """The events ``user`` organises, the latest start first (upcoming ones on top)."""
+    return managed_tournaments(user).select_related("club").order_by("-starts_at")
+
+
+def next_action(tournament: Tournament) -> str:
+    """What the organiser does next, as a code the workspace words (``workspace_views``)."""
+    if tournament.status == Tournament.Status.CANCELLED:
+        return "cancelled"
+    if tournament.status == Tournament.Status.FINISHED:
+        return "finished"
+    if tournament.status == Tournament.Status.ON_HOLD:
+        return "decide"
+    if tournament.paused_at is not None:
+        return "resume"
+    round_ = current_round(tournament)
+    if tournament.status == Tournament.Status.PLANNED:
+        if tournament.registration == Tournament.Window.NOT_OPEN:
+            return "open_registration"
+        if uses_check_in(tournament) and tournament.check_in == Tournament.Window.NOT_OPEN:
+            return "open_check_in"
+    if round_ is None:
+        return "finished"
+    if round_.status == Round.Status.PENDING:
+        return "seat_round"
+    if round_.status == Round.Status.SEATED:
+        return "start_round"
+    return "wait_for_tables"
+
+
+def results_by_round(tournament: Tournament) -> list[tuple[Round, list[RoundTable]]]:
+    """Every seated round with its tables and seats (totals where known), for the workspace's
+    results and amendments."""
+    rounds = Round.objects.filter(tournament=tournament).exclude(status=Round.Status.PENDING)
+    return [(r, seating_of(r)) for r in rounds.order_by("number")]
+
+
+def deal_penalties(
+    tournament: Tournament,
+) -> list[tuple[int, int, list[str], list[list[int]], str]]:
+    """(round, table, names by seat, penalties [deal][seat], source) of every table whose deals
+    are known: online once its Partie has finished, physical from its latest confirmed sheet."""
+    rows = []
+    tables = (
+        RoundTable.objects.filter(round__tournament=tournament)
+        .select_related("round", "game_table__partie")
+        .prefetch_related("seats__entry__user__profile")
+        .order_by("round__number", "number")
+    )
+    for table in tables:
+        names = [entry_name(seat.entry) for seat in sorted(table.seats.all(), key=lambda s: s.seat)]
+        if table.game_table_id is not None:
+            partie = getattr(table.game_table, "partie", None)
+            if partie is None or partie.finished_at is None:
+                continue
+            rows.append(
+                (
+                    table.round.number,
+                    table.number,
+                    names,
+                    games_selectors.partie_penalties(partie),
+                    "online",
+                )
+            )
+        elif table.physical:
+            sheet = (
+                PhysicalResult.objects.filter(table=table, confirmed_at__isnull=False)
+                .order_by("-version")
+                .first()
+            )
+            if sheet is not None:
+                rows.append(
+                    (
+                        table.round.number,
+                        table.number,
+                        names,
+                        sheet.penalties,
+                        f"sheet v{sheet.version}",
+                    )
+                )
+    return rows
+
+
+# Literal first path segments under /tournaments/: an event's slug never takes one of them.
+RESERVED_SLUGS = frozenset({"organise", "clubs", "series", "calendar", "tables", "sheets"})
+
+
+def free_slug(name: str) -> str:
+    """A slug for a new event from its name, unused and never a reserved path segment."""
+    from django.utils.text import slugify
+
+    base = (slugify(name) or "event")[:100]
+    if base in RESERVED_SLUGS:
+        base = f"{base}-event"
+    taken = set(Tournament.objects.filter(slug__startswith=base).values_list("slug", flat=True))
+    slug, number = base, 2
+    while slug in taken:
+        slug, number = f"{base}-{number}", number + 1
+    return slug

@@ -16,6 +16,7 @@ from celery import shared_task
 from tournaments import notify, results, scheduler, selectors, series
 from tournaments.common import (
     ADVANCE_TOURNAMENT_TASK,
+    NOTIFY_ANNOUNCEMENT_TASK,
     NOTIFY_CHECK_IN_TASK,
     NOTIFY_EVENT_TASK,
     NOTIFY_REGISTRATION_TASK,
@@ -88,6 +89,12 @@ def notify_results(round_id: int) -> int:
     return notify.notify_results(round_id)
 
 
+@shared_task(name=NOTIFY_ANNOUNCEMENT_TASK, ignore_result=True)
+def notify_announcement(announcement_id: int) -> int:
+    """Each entrant gets the organisers' announcement as an in-app notice, once."""
+    return notify.notify_announcement(announcement_id)
+
+
 CREATE_SERIES_EVENTS_TASK = "tournaments.tasks.create_series_events"
 
 
@@ -102,3 +109,15 @@ def create_series_events() -> int:
         except TournamentError:
             logger.exception("series %s could not create its events", series_id)
     return created
+
+
+ADVANCE_SEASONS_TASK = "tournaments.tasks.advance_club_seasons"
+
+
+@shared_task(name=ADVANCE_SEASONS_TASK, ignore_result=True)
+def advance_club_seasons() -> dict[str, list[int]]:
+    """Run by beat every hour: close the automatic club seasons whose last day has passed and
+    open those whose first day has come (``seasons.advance_seasons``; safe twice or at once)."""
+    from tournaments import seasons
+
+    return seasons.advance_seasons()

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournaments import series_views, views
+from tournaments import series_views, views, workspace_views
 
 app_name = "tournaments"
 
@@ -17,6 +17,21 @@ urlpatterns = [
     path("tables/<int:table_id>/sheet/", views.score_sheet, name="sheet"),
     path("sheets/<int:sheet_id>/confirm/", views.confirm_sheet, name="confirm_sheet"),
     path("tables/<int:table_id>/present/", views.confirm_presence, name="present"),
+    # The organiser's workspace: before ``<slug:slug>/`` and ``<slug:slug>/<str:action>/``.
+    path("organise/", workspace_views.organised_events, name="organised"),
+    path("organise/new/", workspace_views.new_event, name="new_event"),
+    path("<slug:slug>/organise/", workspace_views.workspace, name="workspace"),
+    path("<slug:slug>/organise/edit/", workspace_views.edit_event, name="edit_event"),
+    path(
+        "<slug:slug>/organise/export/<str:what>.csv",
+        workspace_views.export_csv,
+        name="workspace_export",
+    ),
+    path(
+        "<slug:slug>/organise/<str:action>/",
+        workspace_views.workspace_action,
+        name="workspace_action",
+    ),
     path("<slug:slug>/", views.tournament_page, name="detail"),
     path("<slug:slug>/state.json", views.state_json, name="state"),
     path("<slug:slug>/bracket.svg", views.bracket_svg, name="bracket"),

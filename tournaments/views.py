@@ -88,6 +88,7 @@ def _page_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any
         "registration_label": _registration_label(tournament, registration_open),
         "provisional": selectors.provisional_entry_ids(tournament),
         "hold_reason": selectors.hold_reason_text(tournament),
+        "announcements": selectors.announcements_of(tournament),
     }
 
 

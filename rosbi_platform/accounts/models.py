@@ -1,5 +1,7 @@
-"""Identity shared by every app: users, their profile, and clubs with memberships."""
+"""Identity shared by every app: users, their profile, and clubs with memberships, the
+requests that lead to them (a new club, joining a club) and clubs' invite links."""
 
+import secrets
 import zoneinfo
 
 from django.conf import settings
@@ -86,6 +88,7 @@ class ClubMembership(models.Model):
     class Role(models.TextChoices):
         MEMBER = "member", _("Member")
         ORGANISER = "organiser", _("Organiser")
+        OWNER = "owner", _("Owner")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
     user = models.ForeignKey(
@@ -103,6 +106,113 @@ class ClubMembership(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} @ {self.club} ({self.role})"
+
+
+# Roles that run the club's events (owners do everything organisers do, and manage members).
+ORGANISING_ROLES = (ClubMembership.Role.ORGANISER, ClubMembership.Role.OWNER)
+
+
+class Decision(models.TextChoices):
+    PENDING = "pending", _("Waiting for a decision")
+    APPROVED = "approved", _("Approved")
+    DECLINED = "declined", _("Declined")
+
+
+class ClubRequest(models.Model):
+    """A user asks staff for a new club; approving it creates the club with them as owner."""
+
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="club_requests"
+    )
+    name = models.CharField(_("name"), max_length=100)
+    slug = models.SlugField(_("slug"), max_length=100)
+    description = models.TextField(_("description"), blank=True)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Decision.choices, default=Decision.PENDING
+    )
+    created = models.DateTimeField(_("requested"), auto_now_add=True)
+    decided_at = models.DateTimeField(_("decided"), null=True, blank=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    club = models.OneToOneField(
+        Club, on_delete=models.SET_NULL, null=True, blank=True, related_name="request"
+    )
+
+    class Meta:
+        ordering = ["-created", "-pk"]
+        verbose_name = _("club request")
+        verbose_name_plural = _("club requests")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["slug"],
+                condition=models.Q(status="pending"),
+                name="one_pending_request_per_club_slug",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.get_status_display()})"
+
+
+class MembershipRequest(models.Model):
+    """A user asks to join a club; its owners or organisers approve or decline."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="membership_requests")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="membership_requests"
+    )
+    message = models.CharField(_("message"), max_length=300, blank=True)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Decision.choices, default=Decision.PENDING
+    )
+    created = models.DateTimeField(_("requested"), auto_now_add=True)
+    decided_at = models.DateTimeField(_("decided"), null=True, blank=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["created", "pk"]
+        verbose_name = _("membership request")
+        verbose_name_plural = _("membership requests")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "user"],
+                condition=models.Q(status="pending"),
+                name="one_pending_membership_request",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} -> {self.club} ({self.status})"
+
+
+def new_invite_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class ClubInvite(models.Model):
+    """A secret link that makes whoever opens it (signed in) a member; revocable, and it may
+    expire."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invites")
+    token = models.CharField(max_length=64, unique=True, default=new_invite_token, editable=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created = models.DateTimeField(_("created"), auto_now_add=True)
+    expires_at = models.DateTimeField(_("expires"), null=True, blank=True)
+    revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True)
+    uses = models.PositiveIntegerField(_("members joined"), default=0)
+
+    class Meta:
+        ordering = ["-created", "-pk"]
+        verbose_name = _("invite link")
+        verbose_name_plural = _("invite links")
+
+    def __str__(self) -> str:
+        return f"{self.club}: {self.token[:6]}…"
 
 
 class AccessToken(models.Model):

@@ -1,8 +1,21 @@
 """Read-only queries about users, profiles and clubs."""
 
-from django.db.models import QuerySet
+from typing import Any
 
-from rosbi_platform.accounts.models import AccessToken, Club, ClubMembership, User
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+
+from rosbi_platform.accounts.models import (
+    ORGANISING_ROLES,
+    AccessToken,
+    Club,
+    ClubInvite,
+    ClubMembership,
+    ClubRequest,
+    Decision,
+    MembershipRequest,
+    User,
+)
 
 
 def list_user_memberships(user: User) -> QuerySet[ClubMembership]:
@@ -32,3 +45,75 @@ def is_bot_account(user: object) -> bool:
         return False
     profile = getattr(user, "profile", None)
     return profile is not None and profile.bot_since is not None
+
+
+# --------------------------------------------------------------------------- club roles
+
+
+def club_role(user: Any, club_id: int) -> str | None:
+    """The user's role in the club (None for visitors and non-members)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    return (
+        ClubMembership.objects.filter(club_id=club_id, user=user)
+        .values_list("role", flat=True)
+        .first()
+    )
+
+
+def is_club_organiser(user: Any, club_id: int) -> bool:
+    """Owners and organisers run the club's events and let members in; superusers too."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return False
+    return bool(user.is_superuser) or club_role(user, club_id) in ORGANISING_ROLES
+
+
+def is_club_owner(user: Any, club_id: int) -> bool:
+    """Owners manage the members' roles; superusers too."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return False
+    return bool(user.is_superuser) or club_role(user, club_id) == ClubMembership.Role.OWNER
+
+
+def organised_club_ids(user: Any) -> list[int]:
+    """The clubs whose events the user runs (as owner or organiser)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return []
+    return list(
+        ClubMembership.objects.filter(user=user, role__in=ORGANISING_ROLES).values_list(
+            "club_id", flat=True
+        )
+    )
+
+
+def club_member_ids(club: Club) -> list[int]:
+    return list(ClubMembership.objects.filter(club=club).values_list("user_id", flat=True))
+
+
+def pending_membership_requests(club: Club) -> QuerySet[MembershipRequest]:
+    return (
+        MembershipRequest.objects.filter(club=club, status=Decision.PENDING)
+        .select_related("user__profile")
+        .order_by("created", "pk")
+    )
+
+
+def pending_membership_request(club: Club, user: Any) -> MembershipRequest | None:
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    return MembershipRequest.objects.filter(club=club, user=user, status=Decision.PENDING).first()
+
+
+def active_invites(club: Club) -> QuerySet[ClubInvite]:
+    """The club's invite links that still work, newest first."""
+    return ClubInvite.objects.filter(club=club, revoked_at__isnull=True).filter(
+        Q(expires_at__isnull=True) | Q(expires_at__gt=timezone.now())
+    )
+
+
+def invite_by_token(token: str) -> ClubInvite | None:
+    return ClubInvite.objects.filter(token=token).select_related("club").first()
+
+
+def club_requests_of(user: Any) -> QuerySet[ClubRequest]:
+    return ClubRequest.objects.filter(requested_by=user).order_by("-created", "-pk")

@@ -23,6 +23,7 @@ from urllib.parse import quote
 import psutil
 import psycopg
 import redis
+from celery import Celery
 
 from rosbi_platform import embedded_postgres, embedded_redis
 
@@ -197,6 +198,18 @@ class Stack:
                 "--hostname", f"chaos-{os.getpid()}@%h",
             ],
         )  # fmt: skip
+        wait_until(self.worker_answers, START_SECONDS, "the Celery worker")
+
+    def worker_answers(self) -> bool:
+        """Whether the worker is consuming: it answers a broadcast ping only from its event
+        loop, after its pool started. Killing pool children before that point stops Celery
+        for good ("Could not start worker processes"), as it would in production, so the
+        scenarios begin only once the worker is ready."""
+        probe = Celery(broker=self.redis_url(), set_as_current=False)
+        try:
+            return bool(probe.control.ping(timeout=0.5))
+        finally:
+            probe.close()
 
     def start_beat(self) -> None:
         self.spawn(

@@ -1,7 +1,7 @@
 """Every page fits the screen's width (issue 16, defect 7) and passes axe-core (no serious or
 critical violation): home, lobby, tournament page, printed round list, score-sheet form,
-ladder and player page, at 1280x800, 1366x768, 390x844 and 360x740 (the smallest in German,
-whose words are longer), with long names and six players a table. Screenshots of each page at
+ladder and player page, the organiser's workspace (its list, an event, a new event), at
+1280x800, 1366x768, 390x844 and 360x740 (the smallest in German, whose words are longer), with long names and six players a table. Screenshots of each page at
 each size go to ROSBI_SCREENSHOT_DIR. The live table has its own test
 (test_table_fits_the_screen_in_browser.py)."""
 
@@ -78,6 +78,9 @@ def build_site():
         "tournament": reverse("tournaments:detail", args=[tournament.slug]),
         "round-print": reverse("tournaments:print", args=[tournament.slug, 1]),
         "score-sheet-form": reverse("tournaments:sheet", args=[table.pk]),
+        "workspace": reverse("tournaments:workspace", args=[tournament.slug]),
+        "workspace-list": reverse("tournaments:organised"),
+        "workspace-new-event": reverse("tournaments:new_event") + "?preset=club_evening",
         "ladder": reverse("ratings:ladder"),
         "player": reverse("ratings:player", args=[players[0].username]),
         "rating-help": reverse("ratings:help"),

@@ -20,7 +20,9 @@ def test_a_recorded_partie_queues_the_apply_task_by_name_only_after_commit(
     monkeypatch, django_capture_on_commit_callbacks
 ):
     sent = []
-    monkeypatch.setattr(celery_app, "send_task", lambda name, args: sent.append((name, args)))
+    monkeypatch.setattr(
+        celery_app, "send_task", lambda name, args, **options: sent.append((name, args))
+    )
     partie = finished_partie(UserFactory.create_batch(3), [5, 12, 20], EPOCH)
     eager = celery_app.conf.task_always_eager
     celery_app.conf.task_always_eager = False

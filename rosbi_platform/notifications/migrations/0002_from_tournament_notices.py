@@ -5,7 +5,7 @@ Reversible: going back moves the notifications about an event of the old kinds b
 
 from django.db import migrations
 
-OLD_KINDS = ("table_ready", "on_hold", "postponed", "cancelled")
+OLD_KINDS = ("table_ready", "on_hold", "postponed", "cancelled", "announcement")
 
 
 def key_of(notice) -> str:
@@ -64,7 +64,7 @@ def backwards(apps, schema_editor):
 class Migration(migrations.Migration):
     dependencies = [
         ("notifications", "0001_initial"),
-        ("tournaments", "0008_series_periodic_task"),
+        ("tournaments", "0011_club_seasons_periodic_task"),
     ]
 
     operations = [migrations.RunPython(forwards, backwards)]

@@ -15,9 +15,9 @@ from rosbi_platform.notifications.services import Message, send_notification
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
-BEFORE = [("tournaments", "0008_series_periodic_task"), ("notifications", "0001_initial")]
+BEFORE = [("tournaments", "0011_club_seasons_periodic_task"), ("notifications", "0001_initial")]
 AFTER = [
-    ("tournaments", "0009_round_reminded_for_delete_notice"),
+    ("tournaments", "0012_round_reminded_for_delete_notice"),
     ("notifications", "0002_from_tournament_notices"),
 ]
 

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0008_series_periodic_task'),
+        ('tournaments', '0011_club_seasons_periodic_task'),
         # The notices were copied into notifications first (and are copied back on reverse).
         ('notifications', '0002_from_tournament_notices'),
     ]
