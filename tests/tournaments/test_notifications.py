@@ -17,7 +17,7 @@ from rosbi_platform.notifications.models import Kind, Notification
 from rosbi_platform.notifications.services import set_notification_choices
 from tests.tournaments.factories import ClubFactory, UserFactory
 from tests.tournaments.helpers import PLENTY, open_event, organiser_of, random_sheet, start_now
-from tournaments import entries, events, notify, results, rounds, scheduler, tasks
+from tournaments import announcements, entries, events, notify, results, rounds, scheduler, tasks
 from tournaments.models import AuditLog, Entry, Round, RoundTable, Tournament
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
@@ -269,8 +269,13 @@ def test_an_announcement_reaches_every_active_entrant_once(eager_celery):
         entries.register_entry(tournament.pk, user)
     entries.withdraw_entry(tournament.pk, gone)
 
-    twice_at_once(lambda: notify.notify_announcement(tournament.pk, 7, "Doors open at 19:00."))
-    notify.notify_announcement(tournament.pk, 7, "Doors open at 19:00.")
+    mail.outbox.clear()
+
+    announcement = announcements.announce_to_entrants(
+        tournament.pk, "Doors open at 19:00.", organiser, token="doors"
+    )
+    twice_at_once(lambda: notify.notify_announcement(announcement.pk))
+    notify.notify_announcement(announcement.pk)
 
     assert told(tournament, Kind.ANNOUNCEMENT) == sorted([german.pk, english.pk])
     by_user = {
@@ -279,3 +284,4 @@ def test_an_announcement_reaches_every_active_entrant_once(eager_celery):
     }
     assert by_user[english.pk] == "Thursday Swiss, from the organisers: Doors open at 19:00."
     assert by_user[german.pk] == "Thursday Swiss, von den Organisatoren: Doors open at 19:00."
+    assert sorted(m.to[0] for m in mail.outbox) == sorted([german.email, english.email])
