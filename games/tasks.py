@@ -8,19 +8,10 @@ actions queue tasks through ``games.queue`` (which names them), never by importi
 
 from __future__ import annotations
 
-import zoneinfo
-
 from celery import shared_task
-from django.conf import settings
-from django.core.mail import send_mail
-from django.urls import reverse
-from django.utils import formats, translation
-from django.utils.translation import gettext as _
 
-from games import bot_turns, clocks, handoff, queue
+from games import bot_turns, clocks, handoff, queue, turn_notices
 from games.events import bot_think_seconds
-from games.models import Seat, Table
-from rosbi_platform.links import absolute_url
 
 
 @shared_task(name=queue.SWEEP_TURN_CLOCKS, ignore_result=True)
@@ -63,33 +54,6 @@ def sweep_hand_offs() -> int:
 
 @shared_task(name=queue.SEND_TURN_EMAIL, ignore_result=True)
 def send_turn_email(table_id: int, seat: int, state_version: int) -> bool:
-    """Tell a player of a turn-based table that it is their move (if it still is)."""
-    table = Table.objects.filter(pk=table_id).first()
-    if table is None or table.state_version != state_version or table.turn_seat != seat:
-        return False
-    seat_row = Seat.objects.select_related("user").filter(table=table, number=seat).first()
-    if seat_row is None or seat_row.user is None or not seat_row.user.email:
-        return False
-    link = absolute_url(reverse("games:table", args=[table_id]))
-    profile = getattr(seat_row.user, "profile", None)
-    language = getattr(profile, "language", None) or settings.LANGUAGE_CODE
-    zone = zoneinfo.ZoneInfo(getattr(profile, "time_zone", None) or "UTC")
-    deadline = table.turn_deadline.astimezone(zone)
-    # In the player's language and time zone, whatever the worker's own settings.
-    with translation.override(language):
-        subject = _("Rosbi: your move at %(table)s") % {"table": table.name}
-        message = _(
-            "It is your turn at %(table)s. You have until %(deadline)s (%(zone)s) to play: %(link)s"
-        ) % {
-            "table": table.name,
-            "deadline": formats.date_format(deadline, "DATETIME_FORMAT"),
-            "zone": zone.key,
-            "link": link,
-        }
-    send_mail(
-        subject=subject,
-        message=message,
-        from_email=settings.DEFAULT_FROM_EMAIL,
-        recipient_list=[seat_row.user.email],
-    )
-    return True
+    """Tell a player of a turn-based table that it is their move (if it still is), on the
+    site and by e-mail, once per turn."""
+    return turn_notices.notify_turn(table_id, seat, state_version)

@@ -41,6 +41,7 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("accounts/", include("rosbi_platform.accounts.urls")),
     path("friends/", include("rosbi_platform.friends.urls")),
+    path("notifications/", include("rosbi_platform.notifications.urls")),
     path("", include("games.urls")),  # /lobby/ and /tables/...
     path("tournaments/", include("tournaments.urls")),
     path("ladder/", include("ratings.urls")),

@@ -35,11 +35,12 @@ from rosbi_platform.api import (
     TokenScopes,
     refusals,
 )
+from rosbi_platform.notifications import selectors as notifications_selectors
+from rosbi_platform.notifications.models import Notification
 from tournaments import entries, events, exports, notify, results, selectors
 from tournaments.common import TournamentError
 from tournaments.models import (
     Entry,
-    Notice,
     PhysicalResult,
     Round,
     RoundSeat,
@@ -611,13 +612,22 @@ class SheetViewSet(viewsets.GenericViewSet):
 class NoticeViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
     serializer_class = NoticeSerializer
     permission_classes = [IsAuthenticated, TokenScopes]
-    queryset = Notice.objects.none()
+    queryset = Notification.objects.none()
 
     def get_queryset(self) -> Any:
-        notices = Notice.objects.filter(user_id=self.request.user.pk).select_related("tournament")
+        notices = notifications_selectors.visible_notifications(self.request.user)
         if self.request.query_params.get("unread") in ("1", "true"):
             notices = notices.filter(read_at__isnull=True)
-        return notices.order_by("-created", "-pk")
+        return notices
+
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
+        rows = list(page) if page is not None else list(self.get_queryset())
+        ids = {row.tournament_id for row in rows if row.tournament_id is not None}
+        slugs = dict(Tournament.objects.filter(pk__in=ids).values_list("pk", "slug"))
+        context = {**self.get_serializer_context(), "slugs": slugs}
+        data = self.get_serializer(rows, many=True, context=context).data
+        return self.get_paginated_response(data) if page is not None else Response(data)
 
     @extend_schema(
         summary="Mark notices read",

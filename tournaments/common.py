@@ -44,6 +44,10 @@ ADVANCE_TOURNAMENT_TASK = "tournaments.tasks.advance_tournament"
 RECOMPUTE_STANDINGS_TASK = "tournaments.tasks.recompute_standings"
 NOTIFY_TABLE_READY_TASK = "tournaments.tasks.notify_table_ready"
 NOTIFY_EVENT_TASK = "tournaments.tasks.notify_event"
+NOTIFY_REGISTRATION_TASK = "tournaments.tasks.notify_registration"
+NOTIFY_CHECK_IN_TASK = "tournaments.tasks.notify_check_in_open"
+NOTIFY_ROUND_SOON_TASK = "tournaments.tasks.notify_round_soon"
+NOTIFY_RESULTS_TASK = "tournaments.tasks.notify_results"
 NOTIFY_ANNOUNCEMENT_TASK = "tournaments.tasks.notify_announcement"
 
 
@@ -111,9 +115,10 @@ def locked_table(round_table_id: int, work: Callable[[Tournament, Round, RoundTa
     return retry_on_conflict(attempt)
 
 
-def log_action(tournament: Tournament, actor: Any, action: str, **details: Any) -> None:
-    """One line of the audit log; an anonymous or missing actor is the scheduler."""
-    AuditLog.objects.create(
+def log_action(tournament: Tournament, actor: Any, action: str, **details: Any) -> AuditLog:
+    """One line of the audit log; an anonymous or missing actor is the scheduler. Its id names
+    the occurrence in notifications about it."""
+    return AuditLog.objects.create(
         tournament=tournament,
         actor=actor if actor is not None and actor.is_authenticated else None,
         action=action,

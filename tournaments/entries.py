@@ -15,7 +15,15 @@ from games.events import ServiceError
 from rosbi_platform.accounts.models import ClubMembership
 from rosbi_platform.accounts.selectors import is_bot_account
 from tournaments import selectors
-from tournaments.common import TournamentError, lock_row, locked, log_action, require_manager
+from tournaments.common import (
+    NOTIFY_REGISTRATION_TASK,
+    TournamentError,
+    enqueue,
+    lock_row,
+    locked,
+    log_action,
+    require_manager,
+)
 from tournaments.models import Entry, Round, RoundSeat, RoundTable, Tournament
 from tournaments.notify import push_changed
 from tournaments.round_seating import rewrite_seating
@@ -95,7 +103,8 @@ def register_entry(tournament_id: int, user: Any, *, plays_online: bool = True) 
             entry.first_round, entry.withdrawn_at = first_round, None
             entry.checked_in_at = now if late else None
             entry.save()
-        log_action(tournament, user, "register_entry", entry=entry.pk, late=late)
+        audit = log_action(tournament, user, "register_entry", entry=entry.pk, late=late)
+        enqueue(NOTIFY_REGISTRATION_TASK, entry.pk, audit.pk)
         push_changed(tournament.pk)
         return entry
 

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 
 from tournaments import selectors
 from tournaments.common import (
+    NOTIFY_CHECK_IN_TASK,
     NOTIFY_EVENT_TASK,
     TournamentError,
     enqueue,
@@ -95,7 +96,9 @@ def set_window(tournament_id: int, field: str, state: str, by: Any = None) -> bo
             return False
         setattr(tournament, field, state)
         tournament.save(update_fields=[field])
-        log_action(tournament, by, f"{field}_{state}")
+        audit = log_action(tournament, by, f"{field}_{state}")
+        if field == "check_in" and state == Tournament.Window.OPEN:
+            enqueue(NOTIFY_CHECK_IN_TASK, tournament.pk, audit.pk)
         push_changed(tournament.pk)
         return True
 
@@ -137,8 +140,8 @@ def hold_tournament(tournament_id: int, reason: str, details: dict | None = None
         tournament.hold_reason = reason[:300]
         tournament.hold_details = details or {}
         tournament.save(update_fields=["status", "hold_reason", "hold_details"])
-        log_action(tournament, None, "hold", reason=reason)
-        enqueue(NOTIFY_EVENT_TASK, tournament.pk, "on_hold")
+        audit = log_action(tournament, None, "hold", reason=reason)
+        enqueue(NOTIFY_EVENT_TASK, tournament.pk, "on_hold", audit.pk)
         push_changed(tournament.pk)
         return True
 
@@ -202,10 +205,10 @@ def postpone_tournament(tournament_id: int, when: dt.datetime, by: Any) -> bool:
         tournament.hold_reason = ""
         tournament.hold_details = {}
         tournament.save(update_fields=fields)
-        log_action(
+        audit = log_action(
             tournament, by, "postpone_tournament", at=when.isoformat(), was=previous.isoformat()
         )
-        enqueue(NOTIFY_EVENT_TASK, tournament.pk, "postponed")
+        enqueue(NOTIFY_EVENT_TASK, tournament.pk, "postponed", audit.pk)
         push_changed(tournament.pk)
         return True
 
@@ -256,6 +259,11 @@ EDITABLE_FIELDS = frozenset(
     }
 )
 
+
+# Changes the entrants are told about ("event changed").
+NEWS_FIELDS = frozenset(
+    {"name", "starts_at", "time_zone", "check_in_opens_at", "check_in_closes_at"}
+)
 
 # The format, the rounds, the scoring and the house rules: the organiser's workspace changes
 # them until round 1 is seated (players then see the seating made with them).
@@ -326,7 +334,9 @@ def update_tournament(tournament_id: int, by: Any, **changes: Any) -> Tournament
             Round.objects.filter(tournament=tournament, number=1, status="pending").update(
                 scheduled_at=tournament.starts_at
             )
-        log_action(tournament, by, "update_tournament", fields=sorted(changed))
+        audit = log_action(tournament, by, "update_tournament", fields=sorted(changed))
+        if changed.keys() & NEWS_FIELDS:
+            enqueue(NOTIFY_EVENT_TASK, tournament.pk, "event_changed", audit.pk)
         push_changed(tournament.pk)
         return tournament
 

@@ -357,6 +357,9 @@ class Round(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     no_shows_handled = models.BooleanField(default=False)
+    # The start time whose "round starts in 10 minutes" reminder was queued (a rescheduled
+    # round is reminded again for its new time, once).
+    reminded_for = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["tournament", "number"]
@@ -508,37 +511,6 @@ class Standing(models.Model):
 
     def __str__(self) -> str:
         return f"{self.rank}. {self.entry}"
-
-
-class Notice(models.Model):
-    """In-app reminder ("your table is ready"); unique per user, table and kind, so a retried
-    task never reminds (or e-mails) twice. Notices about the whole event (on hold, postponed,
-    cancelled) have no table."""
-
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournament_notices"
-    )
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="notices")
-    table = models.ForeignKey(
-        RoundTable, on_delete=models.CASCADE, null=True, blank=True, related_name="notices"
-    )
-    kind = models.CharField(max_length=20, default="table_ready")
-    message = models.CharField(max_length=400)
-    url = models.CharField(max_length=200)
-    created = models.DateTimeField(auto_now_add=True)
-    emailed_at = models.DateTimeField(null=True, blank=True)
-    read_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        verbose_name = _("notice")
-        verbose_name_plural = _("notices")
-        ordering = ["-created"]
-        constraints = [
-            models.UniqueConstraint(fields=["user", "table", "kind"], name="one_notice_per_table")
-        ]
-
-    def __str__(self) -> str:
-        return self.message
 
 
 class AuditLog(models.Model):

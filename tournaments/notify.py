@@ -1,31 +1,60 @@
-"""Telling people: the live page's websocket push, the "your table is ready" reminders and
-what became of the event (waiting for the organiser, postponed, cancelled)."""
+"""Telling people: the live page's websocket push, and the notifications of an event's life
+(registration confirmed, check-in open, a round in 10 minutes, your table is ready, results
+posted, the event changed, waiting for its organiser, postponed or cancelled).
+
+Every notification goes through ``rosbi_platform.notifications.services.send_notification``
+with a key naming the occurrence (a table, a round, an audit log line), so a task that runs
+twice or concurrently tells each person once. The functions here run in tasks queued after
+the commit of the change (``common.enqueue``)."""
 
 from __future__ import annotations
 
+import datetime as dt
 from functools import partial
 from typing import Any
 
-from django.conf import settings
-from django.core.mail import send_mail
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.urls import reverse
-from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from games.broadcast import send_to_group
-from rosbi_platform.accounts.models import ClubMembership
-from rosbi_platform.links import absolute_url
+from rosbi_platform.accounts.models import ORGANISING_ROLES, ClubMembership
+from rosbi_platform.notifications.models import Kind
+from rosbi_platform.notifications.services import (
+    Message,
+    mark_notifications_read,
+    send_notification,
+    time_text,
+)
 from tournaments import selectors
 from tournaments.models import (
     Announcement,
     AnnouncementDelivery,
+    AuditLog,
     Entry,
-    Notice,
     Round,
+    RoundSeat,
     RoundTable,
+    Standing,
     Tournament,
 )
+
+__all__ = [
+    "EVENT_NOTICE_KINDS",
+    "mark_notices_read",
+    "notify_announcement",
+    "notify_check_in_open",
+    "notify_event",
+    "notify_registration",
+    "notify_results",
+    "notify_round_soon",
+    "notify_table_ready",
+    "push_changed",
+    "push_to_page",
+]
+
+# A round's reminder goes this long before its start.
+ROUND_SOON = dt.timedelta(minutes=10)
 
 
 def push_to_page(tournament_id: int, message: dict[str, Any]) -> None:
@@ -42,28 +71,139 @@ def push_changed(tournament_id: int) -> None:
     push_to_page(tournament_id, {"type": "tournament.changed"})
 
 
-def _language_of(user: Any) -> str:
-    """The recipient's profile language: notices and e-mails are written outside any request."""
-    profile = getattr(user, "profile", None)
-    return getattr(profile, "language", None) or settings.LANGUAGE_CODE
+def _event_url(tournament: Tournament) -> str:
+    return reverse("tournaments:detail", args=[tournament.slug])
 
 
-def _table_ready_message(tournament: Tournament, round_: Round, table: RoundTable) -> str:
+def _news_subject(tournament: Tournament) -> str:
+    return _("Rosbi: news about %(event)s") % {"event": tournament.name}
+
+
+def _active_entries(tournament: Tournament):
+    return (
+        Entry.objects.filter(tournament=tournament)
+        .exclude(status=Entry.Status.WITHDRAWN)
+        .select_related("user__profile")
+        .order_by("pk")
+    )
+
+
+def _tell(user: Any, kind: str, key: str, build, url: str, tournament: Tournament) -> bool:
+    return send_notification(user, kind, key, build, url, tournament_id=tournament.pk) is not None
+
+
+# --------------------------------------------------------------------------- registration
+
+
+def notify_registration(entry_id: int, occurrence: int) -> int:
+    """ "You are registered" to the entrant (``occurrence``: the audit line of this
+    registration, so registering again after a withdrawal is confirmed again)."""
+    entry = Entry.objects.select_related("tournament", "user__profile").get(pk=entry_id)
+    if entry.status == Entry.Status.WITHDRAWN:
+        return 0
+    tournament = entry.tournament
+
+    def build() -> Message:
+        if entry.status == Entry.Status.CHECKED_IN:
+            text = _("You are registered and checked in for %(event)s (round %(round)s on).")
+            text %= {"event": tournament.name, "round": entry.first_round}
+        else:
+            text = _("You are registered for %(event)s, which starts %(when)s.") % {
+                "event": tournament.name,
+                "when": time_text(tournament.starts_at),
+            }
+        subject = _("Rosbi: registered for %(event)s") % {"event": tournament.name}
+        return Message(text=text, subject=subject)
+
+    key = f"registration_confirmed:entry:{entry.pk}:{occurrence}"
+    url = _event_url(tournament)
+    return int(_tell(entry.user, Kind.REGISTRATION_CONFIRMED, key, build, url, tournament))
+
+
+def notify_check_in_open(tournament_id: int, occurrence: int) -> int:
+    """ "Check-in is open" to every registered entrant who has not checked in yet."""
+    tournament = Tournament.objects.get(pk=tournament_id)
+    url = _event_url(tournament)
+
+    def build() -> Message:
+        if tournament.check_in_closes_at is not None:
+            text = _("Check-in for %(event)s is open until %(when)s: confirm that you play.")
+            text %= {"event": tournament.name, "when": time_text(tournament.check_in_closes_at)}
+        else:
+            text = _("Check-in for %(event)s is open: confirm that you play.") % {
+                "event": tournament.name
+            }
+        subject = _("Rosbi: check in for %(event)s") % {"event": tournament.name}
+        return Message(text=text, subject=subject)
+
+    sent = 0
+    for entry in _active_entries(tournament).filter(status=Entry.Status.REGISTERED):
+        key = f"check_in_open:tournament:{tournament.pk}:{occurrence}"
+        sent += _tell(entry.user, Kind.CHECK_IN_OPEN, key, build, url, tournament)
+    return sent
+
+
+# --------------------------------------------------------------------------- rounds
+
+
+def notify_round_soon(round_id: int, starts_at_iso: str) -> int:
+    """ "Round N starts in 10 minutes" to its seated players (or, before seating, to every
+    entrant), unless the round was moved or has started since it was queued."""
+    round_ = Round.objects.select_related("tournament").get(pk=round_id)
+    tournament = round_.tournament
+    starts_at = dt.datetime.fromisoformat(starts_at_iso)
+    if (
+        round_.scheduled_at != starts_at
+        or round_.status not in (Round.Status.PENDING, Round.Status.SEATED)
+        or tournament.status not in (Tournament.Status.PLANNED, Tournament.Status.RUNNING)
+    ):
+        return 0
+    if round_.status == Round.Status.SEATED:
+        users = [
+            seat.entry.user
+            for seat in RoundSeat.objects.filter(round=round_, forfeit=False)
+            .select_related("entry__user__profile")
+            .order_by("pk")
+        ]
+    else:
+        users = [entry.user for entry in _active_entries(tournament)]
+    url = _event_url(tournament)
+
+    def build() -> Message:
+        # "Soon", not "in 10 minutes": a round set less than 10 minutes ahead is told at once.
+        text = _("%(event)s: round %(round)s starts soon, at %(when)s.") % {
+            "event": tournament.name,
+            "round": round_.number,
+            "when": time_text(starts_at),
+        }
+        subject = _("Rosbi: round %(round)s of %(event)s starts soon") % {
+            "event": tournament.name,
+            "round": round_.number,
+        }
+        return Message(text=text, subject=subject)
+
+    key = f"round_soon:round:{round_.pk}:{int(starts_at.timestamp())}"
+    return sum(_tell(user, Kind.ROUND_SOON, key, build, url, tournament) for user in users)
+
+
+def _table_ready_message(tournament: Tournament, round_: Round, table: RoundTable) -> Message:
     """The "your table is ready" sentence in the active language (stored as the notice)."""
     if table.game_table_id is not None:
         where = _("table %(number)s (online)") % {"number": table.number}
     else:
         where = _("physical table %(number)s") % {"number": table.number}
-    return _("%(event)s, round %(round)s: your table is ready (%(where)s).") % {
+    text = _("%(event)s, round %(round)s: your table is ready (%(where)s).") % {
         "event": tournament.name,
         "round": round_.number,
         "where": where,
     }
+    subject = _("Rosbi: your table is ready (%(event)s)") % {"event": tournament.name}
+    return Message(text=text, subject=subject)
 
 
 def notify_table_ready(round_id: int) -> int:
-    """In-app notice and e-mail "your table is ready" per seated player, once each (the
-    notice's unique constraint makes a second run skip who was already reminded)."""
+    """ "Your table is ready" per seated player, once per table (a second run finds every
+    notification stored and tells nobody again)."""
     sent = 0
     round_ = Round.objects.select_related("tournament").get(pk=round_id)
     tournament = round_.tournament
@@ -71,30 +211,56 @@ def notify_table_ready(round_id: int) -> int:
         if table.game_table_id is not None:
             url = reverse("games:table", args=[table.game_table_id])
         else:
-            url = reverse("tournaments:detail", args=[tournament.slug])
+            url = _event_url(tournament)
+        build = partial(_table_ready_message, tournament, round_, table)
         for seat in table.seats.all():
-            user = seat.entry.user
-            language = _language_of(user)
-            with translation.override(language):
-                message = _table_ready_message(tournament, round_, table)
-                subject = _("Rosbi: your table is ready (%(event)s)") % {"event": tournament.name}
-            try:
-                with transaction.atomic():
-                    notice = Notice.objects.create(
-                        user=user, tournament=tournament, table=table, message=message, url=url
-                    )
-            except IntegrityError:
-                continue  # already reminded by an earlier run
-            _email_notice(notice, user, subject)
-            sent += 1
+            key = f"table_ready:table:{table.pk}"
+            sent += _tell(seat.entry.user, Kind.TABLE_READY, key, build, url, tournament)
     return sent
 
 
-EVENT_NOTICE_KINDS = ("on_hold", "postponed", "cancelled")
+def notify_results(round_id: int) -> int:
+    """ "Results posted" once a round is finished, to every entrant in its standings, with
+    their place (after the last round: the final standings)."""
+    round_ = Round.objects.select_related("tournament").get(pk=round_id)
+    tournament = round_.tournament
+    if round_.status != Round.Status.FINISHED:
+        return 0
+    last = not Round.objects.filter(tournament=tournament, number__gt=round_.number).exists()
+    url = _event_url(tournament)
+    sent = 0
+    for standing in (
+        Standing.objects.filter(tournament=tournament)
+        .exclude(entry__status=Entry.Status.WITHDRAWN)
+        .select_related("entry__user__profile")
+        .order_by("rank", "entry_id")
+    ):
+
+        def build(rank: int = standing.rank) -> Message:
+            if last:
+                text = _(
+                    "%(event)s is over: the final standings are posted (your place: %(rank)s)."
+                )
+            else:
+                text = _(
+                    "%(event)s: the results of round %(round)s are posted (your place: %(rank)s)."
+                )
+            text %= {"event": tournament.name, "round": round_.number, "rank": rank}
+            subject = _("Rosbi: results of %(event)s") % {"event": tournament.name}
+            return Message(text=text, subject=subject)
+
+        key = f"results_posted:round:{round_.pk}"
+        sent += _tell(standing.entry.user, Kind.RESULTS_POSTED, key, build, url, tournament)
+    return sent
 
 
-def _event_message(tournament: Tournament, kind: str, organiser: bool) -> str:
-    """The sentence for one recipient, in the active language."""
+# --------------------------------------------------------------------------- the event's news
+
+EVENT_NOTICE_KINDS = ("on_hold", "postponed", "cancelled", "event_changed")
+
+
+def _event_message(tournament: Tournament, kind: str, organiser: bool, audit: AuditLog | None):
+    """The sentence for one recipient, in the active language and time zone."""
     name = tournament.name
     if kind == "on_hold" and organiser:
         return _(
@@ -106,98 +272,84 @@ def _event_message(tournament: Tournament, kind: str, organiser: bool) -> str:
             "%(event)s could not start: %(reason)s The organisers will decide; we will tell you."
         ) % {"event": name, "reason": selectors.hold_reason_text(tournament)}
     if kind == "postponed":
-        return _("%(event)s was postponed: it now starts %(when)s (%(zone)s).") % {
+        return _("%(event)s was postponed: it now starts %(when)s.") % {
             "event": name,
-            "when": selectors.event_time_text(tournament.starts_at, tournament.time_zone),
-            "zone": tournament.time_zone,
+            "when": time_text(tournament.starts_at),
+        }
+    if kind == "event_changed":
+        details = audit.details if audit is not None else {}
+        number = details.get("round")
+        if audit is not None and audit.action == "reschedule_round" and number != 1:
+            round_ = Round.objects.filter(tournament=tournament, number=number).first()
+            if round_ is not None and round_.scheduled_at is not None:
+                return _("%(event)s: round %(round)s now starts %(when)s.") % {
+                    "event": name,
+                    "round": number,
+                    "when": time_text(round_.scheduled_at),
+                }
+        return _("%(event)s was changed by the organisers: it starts %(when)s.") % {
+            "event": name,
+            "when": time_text(tournament.starts_at),
         }
     return _("%(event)s was cancelled by the organisers.") % {"event": name}
 
 
-def notify_event(tournament_id: int, kind: str) -> int:
-    """Notice and e-mail to every registered (not withdrawn) player, and for "on hold" and
-    "cancelled" also to the club's organisers, each in their own language."""
+def notify_event(tournament_id: int, kind: str, occurrence: int | None = None) -> int:
+    """Tell every registered (not withdrawn) player, and for "on hold" and "cancelled" also
+    the club's organisers, what became of the event, each in their language and time zone.
+
+    ``occurrence`` is the audit line of the change (an event can be held, postponed or changed
+    more than once); a cancellation happens once."""
     if kind not in EVENT_NOTICE_KINDS:
         raise ValueError(kind)
     tournament = Tournament.objects.get(pk=tournament_id)
-    players = {
-        entry.user: False
-        for entry in Entry.objects.filter(tournament=tournament)
-        .exclude(status=Entry.Status.WITHDRAWN)
-        .select_related("user__profile")
-    }
+    audit = AuditLog.objects.filter(pk=occurrence).first() if occurrence else None
+    players = {entry.user: False for entry in _active_entries(tournament)}
     if kind in ("on_hold", "cancelled"):
         for membership in ClubMembership.objects.filter(
-            club_id=tournament.club_id, role=ClubMembership.Role.ORGANISER
+            club_id=tournament.club_id, role__in=ORGANISING_ROLES
         ).select_related("user__profile"):
             players[membership.user] = True
-    url = reverse("tournaments:detail", args=[tournament.slug])
+    if kind == "cancelled":
+        key = f"cancelled:tournament:{tournament.pk}"
+    else:
+        key = f"{kind}:tournament:{tournament.pk}:{occurrence or 0}"
+    url = _event_url(tournament)
     sent = 0
     for user, organiser in players.items():
-        with translation.override(_language_of(user)):
-            message = _event_message(tournament, kind, organiser)[:400]
-            subject = _("Rosbi: news about %(event)s") % {"event": tournament.name}
-        notice = Notice.objects.create(
-            user=user, tournament=tournament, kind=kind, message=message, url=url
-        )
-        _email_notice(notice, user, subject)
-        sent += 1
+
+        def build(organiser: bool = organiser) -> Message:
+            text = _event_message(tournament, kind, organiser, audit)
+            return Message(text=text, subject=_news_subject(tournament))
+
+        sent += _tell(user, kind, key, build, url, tournament)
     return sent
 
 
 def notify_announcement(announcement_id: int) -> int:
-    """The organisers' announcement as an in-app notice to every entrant (not withdrawn),
-    once per entrant: the delivery row's unique constraint makes a second run skip who was
-    already told. Returns how many were told now."""
+    """The organisers' announcement to every entrant (not withdrawn), once each: a delivery
+    row records who was told, and the notification's key (the announcement) keeps a second
+    run or a second worker from telling anyone again. The organisers' own words, introduced
+    in each reader's language. Returns how many were told now."""
     announcement = Announcement.objects.select_related("tournament").get(pk=announcement_id)
     tournament = announcement.tournament
-    url = reverse("tournaments:detail", args=[tournament.slug])
-    users = [
-        entry.user
-        for entry in Entry.objects.filter(tournament=tournament)
-        .exclude(status=Entry.Status.WITHDRAWN)
-        .select_related("user__profile")
-    ]
+    url = _event_url(tournament)
+
+    def build() -> Message:
+        line = _("%(event)s, from the organisers: %(text)s") % {
+            "event": tournament.name,
+            "text": announcement.text,
+        }
+        return Message(text=line, subject=_news_subject(tournament))
+
+    key = f"announcement:{announcement.pk}"
     sent = 0
-    for user in users:
-        with translation.override(_language_of(user)):
-            message = _("%(event)s, from the organisers: %(text)s") % {
-                "event": tournament.name,
-                "text": announcement.text,
-            }
-        try:
-            with transaction.atomic():
-                AnnouncementDelivery.objects.create(announcement=announcement, user=user)
-                Notice.objects.create(
-                    user=user,
-                    tournament=tournament,
-                    kind="announcement",
-                    message=message[:400],
-                    url=url,
-                )
-        except IntegrityError:
-            continue  # told by an earlier run
-        sent += 1
+    for entry in _active_entries(tournament):
+        AnnouncementDelivery.objects.get_or_create(announcement=announcement, user=entry.user)
+        sent += _tell(entry.user, Kind.ANNOUNCEMENT, key, build, url, tournament)
     return sent
 
 
-def _email_notice(notice: Notice, user, subject: str) -> None:
-    """Send a stored notice by e-mail too (when the user has an address) and note when."""
-    if not user.email:
-        return
-    send_mail(
-        subject=subject,
-        message=f"{notice.message}\n\n{absolute_url(notice.url)}",
-        from_email=settings.DEFAULT_FROM_EMAIL,
-        recipient_list=[user.email],
-    )
-    Notice.objects.filter(pk=notice.pk).update(emailed_at=timezone.now())
-
-
 def mark_notices_read(user: Any, notice_ids: list[int] | None = None) -> int:
-    """Mark the user's notices read (``notice_ids``, or all); how many changed. Someone
-    else's notice is never touched."""
-    notices = Notice.objects.filter(user=user, read_at__isnull=True)
-    if notice_ids is not None:
-        notices = notices.filter(pk__in=notice_ids)
-    return notices.update(read_at=timezone.now())
+    """Mark the user's notifications read (``notice_ids``, or all); kept for the API."""
+    return mark_notifications_read(user, notice_ids)

@@ -12,6 +12,9 @@ from django.utils.translation import gettext as _
 from games import lobby
 from tournaments import selectors
 from tournaments.common import (
+    NOTIFY_EVENT_TASK,
+    NOTIFY_RESULTS_TASK,
+    NOTIFY_ROUND_SOON_TASK,
     NOTIFY_TABLE_READY_TASK,
     RECOMPUTE_STANDINGS_TASK,
     TournamentError,
@@ -22,7 +25,7 @@ from tournaments.common import (
     require_manager,
 )
 from tournaments.models import Entry, Round, RoundBye, RoundSeat, RoundTable, Tournament
-from tournaments.notify import push_changed
+from tournaments.notify import ROUND_SOON, push_changed
 from tournaments.results import recompute_standings
 from tournaments.round_seating import ready_player_count, rewrite_seating, write_seating
 
@@ -180,6 +183,7 @@ def finish_round(round_id: int, now: dt.datetime) -> bool:
             following.scheduled_at = now + dt.timedelta(minutes=tournament.round_interval_minutes)
             following.save(update_fields=["scheduled_at"])
         log_action(tournament, None, "finish_round", round=round_.number)
+        enqueue(NOTIFY_RESULTS_TASK, round_.pk)
         # In the same transaction: a finished round (and event) always shows its standings.
         recompute_standings(tournament.pk)
         push_changed(tournament.pk)
@@ -216,7 +220,11 @@ def reschedule_round(round_id: int, when: dt.datetime, by: Any = None) -> bool:
         if round_.number == 1:
             tournament.starts_at = when
             tournament.save(update_fields=["starts_at"])
-        log_action(tournament, by, "reschedule_round", round=round_.number, at=when.isoformat())
+        audit = log_action(
+            tournament, by, "reschedule_round", round=round_.number, at=when.isoformat()
+        )
+        if when > timezone.now():  # "starts now" is told by "your table is ready"
+            enqueue(NOTIFY_EVENT_TASK, tournament.pk, "event_changed", audit.pk)
         push_changed(tournament.pk)
         return True
 
@@ -247,6 +255,30 @@ def start_with_fewer_players(tournament_id: int, by: Any) -> bool:
         return start_round(first.pk, by)
 
     return locked_tournament(tournament_id, work)
+
+
+def remind_round(round_id: int, now: dt.datetime | None = None) -> bool:
+    """Queue "round N starts in 10 minutes" once per start time, when that time is at most
+    ``notify.ROUND_SOON`` away and the round has not started (a locked transition: two
+    sweepers queue it once). False when not due or already queued."""
+    now = now or timezone.now()
+
+    def work(tournament: Tournament, round_: Round) -> bool:
+        when = round_.scheduled_at
+        if (
+            when is None
+            or round_.status not in (Round.Status.PENDING, Round.Status.SEATED)
+            or tournament.status not in (Tournament.Status.PLANNED, Tournament.Status.RUNNING)
+            or round_.reminded_for == when
+            or not (now < when <= now + ROUND_SOON)
+        ):
+            return False
+        round_.reminded_for = when
+        round_.save(update_fields=["reminded_for"])
+        enqueue(NOTIFY_ROUND_SOON_TASK, round_.pk, when.isoformat())
+        return True
+
+    return locked_round(round_id, work)
 
 
 # --------------------------------------------------------------------------- seats after seating

@@ -15,8 +15,9 @@ from tournaments import selectors
 from tournaments.common import TournamentError
 from tournaments.events import hold_tournament, set_window
 from tournaments.models import Round, Tournament
+from tournaments.notify import ROUND_SOON
 from tournaments.round_seating import ready_player_count
-from tournaments.rounds import finish_round, handle_no_shows, seat_round, start_round
+from tournaments.rounds import finish_round, handle_no_shows, remind_round, seat_round, start_round
 
 STOPPED = (Tournament.Status.FINISHED, Tournament.Status.CANCELLED, Tournament.Status.ON_HOLD)
 
@@ -104,14 +105,31 @@ def advance_tournament(tournament_id: int, now: dt.datetime | None = None) -> in
         if not progressed:
             break
         taken += 1
+    _remind_if_due(tournament_id, now)
     return taken
+
+
+def _remind_if_due(tournament_id: int, now: dt.datetime) -> None:
+    """Queue the current round's "starts in 10 minutes" when its time comes (not a step: it
+    changes nothing the event's progress depends on)."""
+    tournament = Tournament.objects.get(pk=tournament_id)
+    if tournament.status not in (Tournament.Status.PLANNED, Tournament.Status.RUNNING):
+        return
+    round_ = selectors.current_round(tournament)
+    if (
+        round_ is not None
+        and round_.scheduled_at is not None
+        and round_.reminded_for != round_.scheduled_at
+        and now < round_.scheduled_at <= now + ROUND_SOON
+    ):
+        remind_round(round_.pk, now)
 
 
 def due_tournament_ids(now: dt.datetime | None = None) -> list[int]:
     """Events the sweeper should look at: running ones, and planned ones with a time passed."""
     now = now or timezone.now()
     planned = Tournament.objects.filter(status=Tournament.Status.PLANNED)
-    due = planned.filter(starts_at__lte=now)
+    due = planned.filter(starts_at__lte=now + ROUND_SOON)  # from the reminder before round 1
     for field in (
         "registration_opens_at",
         "registration_closes_at",

@@ -15,13 +15,13 @@ from django.utils import formats, timezone
 from games import selectors as games_selectors
 from rosbi_platform.accounts import selectors as accounts_selectors
 from rosbi_platform.accounts.models import Club
+from rosbi_platform.notifications import selectors as notifications_selectors
 from tournaments import duplicate as duplicate_algorithms
 from tournaments import knockout
 from tournaments.models import (
     AuditLog,
     CalendarToken,
     Entry,
-    Notice,
     PhysicalResult,
     Round,
     RoundBye,
@@ -460,8 +460,9 @@ def knockout_results(tournament: Tournament) -> list[dict[int, float]]:
 # --------------------------------------------------------------------------- pages
 
 
-def notices_for(user: Any, limit: int = 10) -> QuerySet[Notice]:
-    return Notice.objects.filter(user=user).order_by("-created")[:limit]
+def notices_for(user: Any, tournament: Tournament, limit: int = 10) -> list:
+    """The person's newest notifications about this event (its page's side list)."""
+    return notifications_selectors.recent_notifications(user, tournament.pk, limit)
 
 
 def audit_of(tournament: Tournament, limit: int = 50) -> QuerySet[AuditLog]:

@@ -8,11 +8,11 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from rosbi_platform.notifications.models import Notification
 from tournaments import selectors
 from tournaments.events import EDITABLE_FIELDS
 from tournaments.models import (
     Entry,
-    Notice,
     PhysicalResult,
     Round,
     RoundTable,
@@ -249,15 +249,22 @@ class SheetSerializer(serializers.ModelSerializer):
 
 
 class NoticeSerializer(serializers.ModelSerializer):
-    tournament = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    """A notification (``rosbi_platform.notifications``) with its event's slug, looked up for
+    the whole page at once (``context["slugs"]``: tournament id to slug)."""
+
+    tournament = serializers.SerializerMethodField()
     read = serializers.SerializerMethodField()
 
     class Meta:
-        model = Notice
+        model = Notification
         fields = ["id", "kind", "tournament", "message", "url", "created", "read"]
         read_only_fields = fields
 
-    def get_read(self, notice: Notice) -> bool:
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_tournament(self, notice: Notification) -> str | None:
+        return self.context.get("slugs", {}).get(notice.tournament_id)
+
+    def get_read(self, notice: Notification) -> bool:
         return notice.read_at is not None
 
 

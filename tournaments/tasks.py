@@ -17,7 +17,11 @@ from tournaments import notify, results, scheduler, selectors, series
 from tournaments.common import (
     ADVANCE_TOURNAMENT_TASK,
     NOTIFY_ANNOUNCEMENT_TASK,
+    NOTIFY_CHECK_IN_TASK,
     NOTIFY_EVENT_TASK,
+    NOTIFY_REGISTRATION_TASK,
+    NOTIFY_RESULTS_TASK,
+    NOTIFY_ROUND_SOON_TASK,
     NOTIFY_TABLE_READY_TASK,
     RECOMPUTE_STANDINGS_TASK,
     TournamentError,
@@ -56,9 +60,33 @@ def notify_table_ready(round_id: int) -> int:
 
 
 @shared_task(name=NOTIFY_EVENT_TASK, ignore_result=True)
-def notify_event(tournament_id: int, kind: str) -> int:
+def notify_event(tournament_id: int, kind: str, occurrence: int | None = None) -> int:
     """Tell the players (and, when it waits for them, the organisers) what became of the event."""
-    return notify.notify_event(tournament_id, kind)
+    return notify.notify_event(tournament_id, kind, occurrence)
+
+
+@shared_task(name=NOTIFY_REGISTRATION_TASK, ignore_result=True)
+def notify_registration(entry_id: int, occurrence: int) -> int:
+    """Confirm a registration to the entrant."""
+    return notify.notify_registration(entry_id, occurrence)
+
+
+@shared_task(name=NOTIFY_CHECK_IN_TASK, ignore_result=True)
+def notify_check_in_open(tournament_id: int, occurrence: int) -> int:
+    """Tell the registered entrants that check-in is open."""
+    return notify.notify_check_in_open(tournament_id, occurrence)
+
+
+@shared_task(name=NOTIFY_ROUND_SOON_TASK, ignore_result=True)
+def notify_round_soon(round_id: int, starts_at_iso: str) -> int:
+    """Tell a round's players that it starts in 10 minutes."""
+    return notify.notify_round_soon(round_id, starts_at_iso)
+
+
+@shared_task(name=NOTIFY_RESULTS_TASK, ignore_result=True)
+def notify_results(round_id: int) -> int:
+    """Tell the entrants that a round's results (or the final standings) are posted."""
+    return notify.notify_results(round_id)
 
 
 @shared_task(name=NOTIFY_ANNOUNCEMENT_TASK, ignore_result=True)

@@ -76,7 +76,9 @@ def _page_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any
         "can_manage": selectors.can_manage(request.user, tournament),
         "event_zone": tournament.time_zone,
         "viewer_zone": viewer_zone,
-        "notices": selectors.notices_for(request.user) if request.user.is_authenticated else [],
+        "notices": selectors.notices_for(request.user, tournament)
+        if request.user.is_authenticated
+        else [],
         "audit": selectors.audit_of(tournament, 20)
         if selectors.can_manage(request.user, tournament)
         else [],

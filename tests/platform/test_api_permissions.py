@@ -20,9 +20,10 @@ from games import bot_turns, lobby
 from games.models import Partie, Table
 from rosbi_platform.accounts.models import ClubMembership
 from tests.api_clients import session_client, token_client
+from tests.platform.factories import NotificationFactory
 from tests.tournaments.factories import ClubFactory, MembershipFactory, UserFactory
 from tournaments import entries, events, results, rounds, scheduler
-from tournaments.models import Notice, Round, RoundTable, Tournament
+from tournaments.models import Round, RoundTable, Tournament
 
 pytestmark = [pytest.mark.django_db]
 
@@ -248,8 +249,8 @@ def private_partie(world: World) -> Any:
 
 def notice(world: World) -> Any:
     tournament = event(world)
-    return Notice.objects.create(
-        user=world.users["player"], tournament=tournament, message="Table ready", url="/"
+    return NotificationFactory(
+        user=world.users["player"], tournament_id=tournament.pk, message="Table ready"
     )
 
 

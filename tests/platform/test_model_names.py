@@ -8,7 +8,7 @@ from django.apps import apps
 from django.utils.functional import Promise
 from django.utils.translation import override
 
-PROJECT_APPS = ("accounts", "friends", "games", "ratings", "tournaments")
+PROJECT_APPS = ("accounts", "friends", "games", "notifications", "ratings", "tournaments")
 
 
 def project_models():

@@ -11,12 +11,12 @@ from django.utils import timezone
 from games import clocks
 from games.models import Partie, SeatResult
 from rosbi_platform.accounts.models import ClubMembership
+from rosbi_platform.notifications.models import Notification
 from tests.tournaments.factories import ClubFactory, MembershipFactory, UserFactory
 from tournaments import entries, events, results, rounds, scheduler
 from tournaments.models import (
     AuditLog,
     Entry,
-    Notice,
     Round,
     RoundBye,
     RoundSeat,
@@ -126,7 +126,7 @@ def state_of(tournament: Tournament) -> dict[str, Any]:
             .order_by("rank", "entry_id")
             .values_list("entry_id", "rank", "points", "penalty", "opponents_points", "percent")
         ),
-        "notices": Notice.objects.filter(tournament=tournament).count(),
+        "notices": Notification.objects.filter(tournament_id=tournament.pk).count(),
         "parties": Partie.objects.filter(table__tournament_table__round__tournament=tournament)
         .order_by("pk")
         .count(),

@@ -10,11 +10,13 @@ import pytest
 from django.utils import timezone
 
 from rosbi_platform.accounts.services import mark_as_bot
+from rosbi_platform.notifications.models import Notification
 from tests.api_clients import assert_error, session_client, token_client
+from tests.platform.factories import NotificationFactory
 from tests.tournaments.factories import ClubFactory, UserFactory
 from tests.tournaments.helpers import PLENTY, open_event, organiser_of, random_sheet, start_now
 from tournaments import scheduler
-from tournaments.models import Entry, Notice, PhysicalResult, RoundTable, Tournament
+from tournaments.models import Entry, PhysicalResult, RoundTable, Tournament
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
@@ -145,14 +147,15 @@ def test_score_sheets_are_submitted_and_confirmed_by_two_people(physical_event):
 def test_notices_are_listed_and_marked_read_for_their_owner_only(eager_celery):
     tournament, _organiser = open_event(0, slug="notices")
     me, other = UserFactory(), UserFactory()
-    mine = Notice.objects.create(user=me, tournament=tournament, message="Hi", url="/")
-    theirs = Notice.objects.create(user=other, tournament=tournament, message="Yo", url="/")
+    mine = NotificationFactory(user=me, tournament_id=tournament.pk, message="Hi")
+    theirs = NotificationFactory(user=other, tournament_id=tournament.pk, message="Yo")
     client = token_client(me)
     listed = client.get("/api/v1/notifications").json()
     assert [n["id"] for n in listed["results"]] == [mine.pk] and not listed["results"][0]["read"]
+    assert listed["results"][0]["tournament"] == tournament.slug
     marked = client.post(
         "/api/v1/notifications/read", {"ids": [mine.pk, theirs.pk]}, format="json"
     ).json()
     assert marked == {"marked": 1}
-    assert Notice.objects.get(pk=theirs.pk).read_at is None
+    assert Notification.objects.get(pk=theirs.pk).read_at is None
     assert client.get("/api/v1/notifications?unread=1").json()["count"] == 0

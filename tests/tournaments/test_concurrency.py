@@ -10,10 +10,11 @@ from django.core import mail
 from django.db import connection
 
 from games.models import Table
+from rosbi_platform.notifications.models import Notification
 from tests.tournaments.helpers import open_event, start_now, state_of
 from tournaments import results, rounds, scheduler, tasks
 from tournaments.common import TournamentError
-from tournaments.models import Notice, Round, RoundSeat, RoundTable
+from tournaments.models import Round, RoundSeat, RoundTable
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
@@ -52,10 +53,12 @@ def test_concurrent_sweeps_seat_and_start_a_round_once(eager_celery):
     assert RoundSeat.objects.filter(round=round_one).count() == 9
     assert Table.objects.filter(tournament_round_id=round_one.pk).count() == 2
     assert all(t.game_table.status == Table.Status.PLAYING for t in tables)
-    assert Notice.objects.filter(tournament=tournament).count() == 9
-    assert len(mail.outbox) == 9
+    ready = Notification.objects.filter(tournament_id=tournament.pk, kind="table_ready")
+    assert ready.count() == 9
+    ready_mail = [m for m in mail.outbox if "table is ready" in m.subject]
+    assert len(ready_mail) == 9
     links = {f"{settings.SITE_URL}/tables/{t.game_table_id}/" for t in tables}
-    assert all(any(link in m.body for link in links) for m in mail.outbox)  # absolute links
+    assert all(any(link in m.body for link in links) for m in ready_mail)  # absolute links
 
     results.recompute_standings(tournament.pk)
     before = state_of(tournament)
@@ -68,7 +71,7 @@ def test_concurrent_sweeps_seat_and_start_a_round_once(eager_celery):
         ]
     )
     assert state_of(tournament) == before
-    assert len(mail.outbox) == 9
+    assert len([m for m in mail.outbox if "table is ready" in m.subject]) == 9
 
 
 def test_a_started_round_cannot_be_seated_or_reseated_again(eager_celery):

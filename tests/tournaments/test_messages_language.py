@@ -12,11 +12,12 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from rosbi_platform.accounts.models import ClubMembership, Profile
+from rosbi_platform.notifications.models import Notification
 from tests.tournaments.factories import ClubFactory, UserFactory
 from tests.tournaments.helpers import PLENTY, open_event, organiser_of, start_now
 from tournaments import entries, events, scheduler
 from tournaments.common import TournamentError
-from tournaments.models import Entry, Notice, Tournament
+from tournaments.models import Entry, Tournament
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
@@ -140,7 +141,8 @@ def test_table_ready_notices_and_mails_follow_each_players_profile_language(eage
     start_now(tournament, organiser)
     scheduler.advance_tournament(tournament.pk)
 
-    notice_of = {n.user_id: n.message for n in Notice.objects.filter(tournament=tournament)}
+    ready = Notification.objects.filter(tournament_id=tournament.pk, kind="table_ready")
+    notice_of = {n.user_id: n.message for n in ready}
     assert notice_of[german.pk] == (
         "Event stammtisch, Runde 1: Dein Tisch ist bereit (Tisch 1 vor Ort)."
     )

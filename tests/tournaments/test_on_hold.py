@@ -12,11 +12,12 @@ from django.urls import reverse
 from django.utils import timezone
 
 from rosbi_platform.accounts.models import ClubMembership
+from rosbi_platform.notifications.models import Notification
 from tests.tournaments.factories import ClubFactory, MembershipFactory, UserFactory
 from tests.tournaments.helpers import audit_actions, open_event, start_now
 from tournaments import entries, events, rounds, scheduler
 from tournaments.common import TournamentError
-from tournaments.models import Notice, Round, Tournament
+from tournaments.models import Round, Tournament
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
@@ -45,6 +46,7 @@ def event_starting_now(players: int, **fields):
 
 def test_too_few_players_at_the_start_put_the_event_on_hold_not_cancelled(eager_celery, client):
     tournament, organiser, users = event_starting_now(2)
+    owner = MembershipFactory(club=tournament.club, role=ClubMembership.Role.OWNER).user
 
     scheduler.advance_tournament(tournament.pk)
 
@@ -52,15 +54,16 @@ def test_too_few_players_at_the_start_put_the_event_on_hold_not_cancelled(eager_
     assert tournament.status == Tournament.Status.ON_HOLD
     assert "3" in tournament.hold_reason and "2" in tournament.hold_reason
     assert "hold" in audit_actions(tournament)
-    told = set(Notice.objects.filter(tournament=tournament).values_list("user_id", flat=True))
-    assert told == {organiser.pk, *(u.pk for u in users)}
+    held = Notification.objects.filter(tournament_id=tournament.pk, kind="on_hold")
+    told = set(held.values_list("user_id", flat=True))
+    assert told == {organiser.pk, owner.pk, *(u.pk for u in users)}  # the club's owners too
     assert {m.to[0] for m in mail.outbox} >= {u.email for u in users if u.email}
     # Registration still works while the organiser decides.
     entries.register_entry(tournament.pk, UserFactory())
     # Sweeping again neither cancels nor tells anybody twice.
     scheduler.advance_tournament(tournament.pk)
     assert Tournament.objects.get(pk=tournament.pk).status == Tournament.Status.ON_HOLD
-    assert Notice.objects.filter(tournament=tournament).count() == len(told)
+    assert held.count() == len(told)
 
     client.force_login(users[0])
     body = client.get(reverse("tournaments:detail", args=[tournament.slug])).content.decode()
@@ -93,7 +96,7 @@ def test_the_organiser_postpones_from_the_page(eager_celery, client):
     assert abs(tournament.starts_at - later) < dt.timedelta(minutes=1)
     assert Round.objects.get(tournament=tournament, number=1).scheduled_at == tournament.starts_at
     assert tournament.registration == Tournament.Window.OPEN
-    postponed = Notice.objects.filter(tournament=tournament, kind="postponed")
+    postponed = Notification.objects.filter(tournament_id=tournament.pk, kind="postponed")
     assert set(postponed.values_list("user_id", flat=True)) == {u.pk for u in users}
     scheduler.advance_tournament(tournament.pk)  # nothing due until the new start
     assert Tournament.objects.get(pk=tournament.pk).status == Tournament.Status.PLANNED
@@ -134,6 +137,6 @@ def test_fewer_than_three_cannot_start_and_the_admin_cancels(eager_celery, clien
 
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.CANCELLED
-    cancelled = Notice.objects.filter(tournament=tournament, kind="cancelled")
+    cancelled = Notification.objects.filter(tournament_id=tournament.pk, kind="cancelled")
     assert {u.pk for u in users} <= set(cancelled.values_list("user_id", flat=True))
     assert "cancel_tournament" in audit_actions(tournament)

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import pytest
 
+from rosbi_platform.notifications.models import Notification
 from tests.tournaments.factories import UserFactory
 from tests.tournaments.helpers import audit_actions, open_event, run_at_once
 from tournaments import announcements, entries, notify, rounds
-from tournaments.models import Announcement, AnnouncementDelivery, Entry, Notice, Round, RoundSeat
+from tournaments.models import Announcement, AnnouncementDelivery, Entry, Round, RoundSeat
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
@@ -37,7 +38,8 @@ def test_an_announcement_sent_twice_at_once_is_posted_and_delivered_once():
     errors = run_at_once([lambda: notify.notify_announcement(announcement.pk)], copies=3)
     assert errors == []
     assert AnnouncementDelivery.objects.filter(announcement=announcement).count() == 3
-    assert Notice.objects.filter(tournament=tournament, kind="announcement").count() == 3
+    told = Notification.objects.filter(tournament_id=tournament.pk, kind="announcement")
+    assert told.count() == 3
 
 
 def test_a_substitution_sent_twice_at_once_is_made_once():

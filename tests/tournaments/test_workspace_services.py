@@ -10,6 +10,7 @@ import datetime as dt
 import pytest
 from django.utils import timezone
 
+from rosbi_platform.notifications.models import Notification
 from tests.tournaments.factories import ClubFactory, UserFactory
 from tests.tournaments.helpers import (
     audit_actions,
@@ -24,7 +25,6 @@ from tournaments.models import (
     Announcement,
     AnnouncementDelivery,
     Entry,
-    Notice,
     Round,
     RoundSeat,
     RoundTable,
@@ -278,7 +278,7 @@ def test_an_announcement_is_posted_and_delivered_once_per_entrant(
 
     assert Announcement.objects.filter(tournament=tournament).count() == 1
     assert AnnouncementDelivery.objects.filter(announcement=first).count() == 2
-    notices = Notice.objects.filter(tournament=tournament, kind="announcement")
+    notices = Notification.objects.filter(tournament_id=tournament.pk, kind="announcement")
     assert notices.count() == 2
     assert all("back room" in n.message for n in notices)
 
