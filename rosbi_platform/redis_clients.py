@@ -14,6 +14,8 @@ import threading
 import redis
 from django.conf import settings
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 TIMEOUT_SECONDS = 1.0
 
@@ -34,6 +36,9 @@ def shared_client() -> redis.Redis:
                 settings.REDIS_URL,
                 socket_timeout=TIMEOUT_SECONDS,
                 socket_connect_timeout=TIMEOUT_SECONDS,
+                # No retries with back-off: a caller that fails open must not wait seconds
+                # for a Redis that is down.
+                retry=Retry(NoBackoff(), 0),
             )
             _clients.clear()
             _clients[pid] = client

@@ -7,6 +7,8 @@ import pytest
 import redis
 from django.core.cache import cache
 from django.test import override_settings
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 from rosbi_platform import redis_clients
 from rosbi_platform.api import ApiThrottle
@@ -52,7 +54,9 @@ def test_two_programs_with_one_token_share_its_count_but_not_anothers(clock):
 @override_settings(API_THROTTLE_RATES={"token": "1/min"})
 def test_the_api_answers_when_redis_does_not(clock, monkeypatch):
     client = token_client(UserFactory(), ["read"])
-    unreachable = redis.Redis(port=1, socket_timeout=0.2, socket_connect_timeout=0.2)
+    unreachable = redis.Redis(
+        port=1, socket_timeout=0.2, socket_connect_timeout=0.2, retry=Retry(NoBackoff(), 0)
+    )
     monkeypatch.setattr(redis_clients, "shared_client", lambda: unreachable)
     monkeypatch.setattr("rosbi_platform.api.shared_client", lambda: unreachable)
     assert [client.get("/api/v1/me").status_code for _ in range(3)] == [200, 200, 200]

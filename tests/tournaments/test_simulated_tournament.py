@@ -1,4 +1,4 @@
-"""A whole tournament run by the Celery tasks: 37 entrants, 4 Swiss rounds, bots at every seat.
+"""A whole tournament run by the Celery tasks: 21 entrants, 3 Swiss rounds, bots at every seat.
 
 The entrants are real users registered and checked in through the services. Nobody moves, so
 each player's clock runs out and the games' clock sweeper hands the seat to a bot, which is
@@ -19,8 +19,8 @@ from tournaments import tasks
 from tournaments.models import Entry, Round, RoundSeat, RoundTable, Standing, Tournament
 from tournaments.standings import TableResult, compute_standings
 
-ENTRANTS = 37
-ROUNDS = 4
+ENTRANTS = 21
+ROUNDS = 3
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.redis, pytest.mark.slow]
 
@@ -35,7 +35,7 @@ def check_finished_event(tournament: Tournament) -> None:
     for round_ in Round.objects.filter(tournament=tournament).order_by("number"):
         assert round_.status == Round.Status.FINISHED
         seated = list(RoundSeat.objects.filter(round=round_).values_list("entry_id", flat=True))
-        assert sorted(seated) == sorted(entries)  # everyone plays, once (37 = 8 x 4 + 5)
+        assert sorted(seated) == sorted(entries)  # everyone plays, once (21 = 4 x 4 + 5)
         for table in RoundTable.objects.filter(round=round_):
             assert table.status == RoundTable.Status.FINISHED
             assert 3 <= table.size <= 5
