@@ -129,12 +129,13 @@ def standings(pool: str = LADDER_POOL, now: dt.datetime | None = None) -> list[S
 
     Order: rating (mu) descending, then more Parties, then the earlier account.
     """
+    return _ranked_lines(PlayerRating.objects.filter(pool=pool, games__gt=0), now)
+
+
+def _ranked_lines(ratings: QuerySet, now: dt.datetime | None) -> list[StandingRow]:
+    """The ladder lines of ``ratings`` in ``RANK_ORDER``, the eligible ones ranked 1, 2, 3."""
     now = now or timezone.now()
-    rows = (
-        PlayerRating.objects.filter(pool=pool, games__gt=0)
-        .select_related("user", "user__profile")
-        .order_by("-mu", "-games", "user_id")
-    )
+    rows = ratings.select_related("user", "user__profile").order_by(*RANK_ORDER)
     result = []
     rank = 0
     for row in rows:
@@ -719,35 +720,9 @@ def standings_of(
 ) -> list[StandingRow]:
     """The ladder lines of these players only (a club's members), in the ladder's order, the
     eligible ones ranked 1, 2, 3 ... among themselves (same rules as ``standings``)."""
-    now = now or timezone.now()
-    rows = (
-        PlayerRating.objects.filter(pool=pool, games__gt=0, user_id__in=user_ids)
-        .select_related("user", "user__profile")
-        .order_by(*RANK_ORDER)
+    return _ranked_lines(
+        PlayerRating.objects.filter(pool=pool, games__gt=0, user_id__in=user_ids), now
     )
-    result = []
-    rank = 0
-    for row in rows:
-        rating = shown_rating(row, now)
-        reasons = _ineligibility(rating, row, now)
-        profile = getattr(row.user, "profile", None)
-        line = StandingRow(
-            user_id=row.user_id,
-            username=row.user.get_username(),
-            name=(profile.display_name if profile is not None else "") or row.user.get_username(),
-            mu=row.mu,
-            sigma=rating.sigma,
-            games=row.games,
-            last_played=row.last_played,
-            display=elo.display(rating),
-            eligible=not reasons,
-            reasons=reasons,
-        )
-        if line.eligible:
-            rank += 1
-            line.rank = rank
-        result.append(line)
-    return result
 
 
 @dataclass
