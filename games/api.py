@@ -37,6 +37,7 @@ from games.serializers import (
     TableSerializer,
 )
 from rosbi_platform.api import PLAY, ErrorSerializer, JsonLinesRenderer, refusals
+from rosbi_platform.response_cache import cached_json
 
 # The status of each refusal of the lobby actions.
 SERVICE_STATUSES = {
@@ -297,6 +298,20 @@ class PartieViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         if player and player_id is None:
             return Partie.objects.none()
         return selectors.finished_parties(self.request.user, player_id)
+
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Any:
+        """Built once per finished Partie and caller (what they may see differs: private
+        Parties they played, staff); names changed since show within a minute."""
+        user = request.user
+        parts = (
+            "parties",
+            selectors.finished_parties_version(),
+            user.pk if user.is_authenticated else "anonymous",
+            user.is_staff,
+            request.build_absolute_uri(),
+        )
+        build = lambda: super(PartieViewSet, self).list(request, *args, **kwargs).data  # noqa: E731
+        return cached_json(request, parts, build, seconds=60)
 
     def _partie(self, pk: str) -> Partie:
         partie = selectors.finished_parties(self.request.user).filter(pk=pk).first()

@@ -582,6 +582,18 @@ def finished_parties(user: Any, player_id: int | None = None) -> QuerySet[Partie
     return parties.select_related("table").prefetch_related(results).order_by("-finished_at", "-pk")
 
 
+def finished_parties_version() -> str:
+    """What changes whenever a Partie finishes: the newest finished one (id and time). A
+    list of finished Parties built at one version reads the same until the next."""
+    newest = (
+        Partie.objects.filter(finished_at__isnull=False)
+        .order_by("-finished_at", "-pk")
+        .values_list("pk", "finished_at")
+        .first()
+    )
+    return f"{newest[0]}@{newest[1].isoformat()}" if newest else "none"
+
+
 def deal_records(partie: Partie) -> list[dict[str, Any]]:
     """The Partie's deals as RULES.md deal records, each with the table's house rules so a
     line scores alone (``python -m games.engine score``)."""

@@ -30,6 +30,7 @@ from ratings.models import LADDER_POOL, PlayerRating, RatingChange, Season, Seas
 from rosbi_platform.accounts.selectors import is_bot_account
 from rosbi_platform.api import ErrorSerializer, TokenScopes, paginated, refusals
 from rosbi_platform.client_ip import client_ip
+from rosbi_platform.response_cache import cached_json
 
 ERRORS = {
     400: OpenApiResponse(ErrorSerializer, description="Refused."),
@@ -101,6 +102,18 @@ class LeaderboardViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
 
     def get_queryset(self) -> Any:
         return selectors.ranked_leaderboard(LADDER_POOL)
+
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Any:
+        """A page is the same for everyone between two numberings of the ladder (each
+        minute, and 2 s after rating changes): built once per numbering."""
+        parts = (
+            "leaderboard",
+            LADDER_POOL,
+            selectors.leaderboard_version(LADDER_POOL),
+            request.build_absolute_uri(),
+        )
+        build = lambda: super(LeaderboardViewSet, self).list(request, *args, **kwargs).data  # noqa: E731
+        return cached_json(request, parts, build, seconds=120)
 
     @extend_schema(
         summary="Your place on the leaderboard",

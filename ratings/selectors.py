@@ -689,6 +689,14 @@ class RankedPlayers:
         return rows
 
 
+def leaderboard_version(pool: str = LADDER_POOL) -> str:
+    """When the pool's ladder was last numbered: every page read between two numberings
+    is the same (ranks, order, count)."""
+    computed = Leaderboard.objects.filter(pool=pool).values_list("computed_at", flat=True)
+    at = computed.first()
+    return at.isoformat() if at else "none"
+
+
 def ranked_leaderboard(pool: str = LADDER_POOL) -> RankedPlayers:
     """Ranked players best first, each with ``rank``; slicing it reads one page."""
     return RankedPlayers(pool)

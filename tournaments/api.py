@@ -37,6 +37,7 @@ from rosbi_platform.api import (
 )
 from rosbi_platform.notifications import selectors as notifications_selectors
 from rosbi_platform.notifications.models import Notification
+from rosbi_platform.response_cache import cached_json
 from tournaments import entries, events, exports, notify, results, selectors
 from tournaments.common import TournamentError
 from tournaments.models import (
@@ -423,8 +424,19 @@ class TournamentViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         responses={200: StandingsSerializer, 404: ERRORS[404]},
     )
     @action(detail=True, methods=["get"])
-    def standings(self, request: Request, slug: str) -> Response:
-        return Response(selectors.standings_payload(self._tournament(slug)))
+    def standings(self, request: Request, slug: str) -> Any:
+        """Rendered once per standings version and set of still-playing entries (every
+        client of a live event reads the same answer)."""
+        tournament = self._tournament(slug)
+        parts = (
+            "standings",
+            tournament.pk,
+            tournament.created.timestamp() if tournament.created else 0,
+            tournament.standings_version,
+            sorted(selectors.provisional_entry_ids(tournament)),
+        )
+        build = lambda: selectors.standings_payload(tournament)  # noqa: E731
+        return cached_json(request, parts, build, seconds=selectors.STANDINGS_CACHE_SECONDS)
 
     @extend_schema(
         summary="Standings as CSV",

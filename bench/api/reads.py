@@ -127,6 +127,11 @@ def seed() -> None:
         bot_turns.play_bot_turns(table.pk)
     print(f"finished Parties: {PARTIES}", flush=True)
 
+    # Beat numbers the ladder every minute; a fresh seed is numbered here so pages exist at once.
+    from ratings.leaderboard import refresh_leaderboard
+
+    print(f"ranked players: {refresh_leaderboard()}", flush=True)
+
     OUT_DIR.mkdir(parents=True, exist_ok=True)
     secrets = []
     for n in range(TOKEN_USERS):

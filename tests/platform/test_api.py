@@ -56,6 +56,35 @@ def test_last_use_is_written_at_most_once_a_minute():
     assert AccessToken.objects.get(pk=new.token.pk).last_used_at > first
 
 
+def test_the_lookup_loads_the_token_its_user_and_profile_in_one_statement(
+    django_assert_num_queries,
+):
+    user = UserFactory()
+    user.profile.display_name = "Anna Ä."
+    user.profile.save()
+    new = tokens.create_token(user, "bot", ["read", "play"])
+    AccessToken.objects.filter(pk=new.token.pk).update(last_used_at=timezone.now())
+
+    with django_assert_num_queries(1):
+        token = tokens.authenticate_token(new.secret)
+        assert token.pk == new.token.pk and token.scopes == ["read", "play"]
+        assert token.user.pk == user.pk and token.user.profile.display_name == "Anna Ä."
+        assert token.last_used_at.tzinfo is not None and token.created_at == new.token.created_at
+
+
+def test_an_inactive_users_token_and_a_revoked_one_are_refused():
+    active = tokens.create_token(UserFactory(), "bot", ["read"])
+    inactive_user = UserFactory()
+    inactive = tokens.create_token(inactive_user, "bot", ["read"])
+    inactive_user.is_active = False
+    inactive_user.save()
+    tokens.revoke_token(active.token.user, active.token.pk)
+
+    assert tokens.authenticate_token(active.secret) is None
+    assert tokens.authenticate_token(inactive.secret) is None
+    assert tokens.authenticate_token("not-a-token") is None
+
+
 def test_the_bearer_token_authenticates_and_a_revoked_one_is_refused():
     user = UserFactory()
     client = token_client(user, ["read"])
