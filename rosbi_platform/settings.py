@@ -222,6 +222,9 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
+# Django's database sessions, the one row read by a prepared statement (rosbi_platform/sessions.py).
+SESSION_ENGINE = "rosbi_platform.sessions"
+
 # Production hardening: `manage.py check --deploy` must print no warnings with DEBUG=false.
 if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

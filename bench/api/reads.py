@@ -39,6 +39,8 @@ ENTRANTS = 1_000
 PARTIES = 55
 TOKEN_USERS = 20
 EVENT_SLUG = "bench-api-1000"
+# The same-run baseline: what every API request pays (token, middleware, DRF, one tiny answer).
+BASELINE = "/api/v1/me"
 
 
 def setup_django() -> None:
@@ -164,7 +166,7 @@ def run(args: argparse.Namespace) -> None:
     plan: list[tuple[str, dict[str, str]]] = []
     for i in range(int(args.rate * args.seconds)):
         round_robin = targets(rng)
-        path = round_robin[i % len(round_robin)]
+        path = BASELINE if args.baseline else round_robin[i % len(round_robin)]
         plan.append((path, {"Authorization": f"Bearer {secrets[i % len(secrets)]}"}))
 
     samples: list[dict[str, Any]] = []
@@ -202,7 +204,9 @@ def run(args: argparse.Namespace) -> None:
     out = OUT_DIR / f"reads-{time.strftime('%Y%m%d-%H%M%S')}.json"
     out.write_text(json.dumps(figures, indent=2, default=str))
     latency = figures["latency_ms"]
+    figures["baseline"] = args.baseline
     print(
+        f"{'baseline ' + BASELINE if args.baseline else 'API reads'}: "
         f"{figures['answered']}/{figures['requests']} answered at {figures['rate_served']:.1f}/s;"
         f" p50 {latency['p50']:.1f} ms, p99 {latency['p99']:.1f} ms;"
         f" errors {figures['errors'] or 'none'}; PostgreSQL backends {figures['pg_backends']}"
@@ -219,6 +223,9 @@ def main() -> None:
     go.add_argument("--database", default="rosbi_l", help="for counting its backends")
     go.add_argument("--rate", type=float, default=100.0)
     go.add_argument("--seconds", type=float, default=60.0)
+    go.add_argument(
+        "--baseline", action="store_true", help=f"every request to {BASELINE} (the API's floor)"
+    )
     args = parser.parse_args()
     if args.step == "seed":
         seed()

@@ -6,6 +6,10 @@
 #                                                   # then the same storm on /ws/ping/ (STORM_TARGETS)
 #   bench/load/prod.sh soak   [soak.py options]     # 500 tables, ~100 moves/s for 30 minutes
 #   bench/load/prod.sh reads  [reads.py options]    # 100 page reads/s while ~100 moves/s are played
+#   bench/load/prod.sh api    [bench/api/reads.py run options]
+#                                                   # API v1 reads (database seeded by
+#                                                   # `bench/api/reads.py seed`): the same open loop
+#                                                   # on /api/v1/me first (the API's floor), then the mix
 #
 # Sizes: STORM_TABLES (1000), SOAK_TABLES (500) and SOAK_ROUNDS (3), READS_TABLES (500).
 # Clocks: TURN_SECONDS (default 3000 for soak and reads, 0 for storm). Creating 1,500 tables takes
@@ -63,6 +67,7 @@ case $SCENARIO in
     storm) PLAN_ARGS=(--tables "${STORM_TABLES:-1000}" --rounds 1 --turn-seconds "${TURN_SECONDS:-0}") ;;
     soak) PLAN_ARGS=(--tables "${SOAK_TABLES:-500}" --rounds "${SOAK_ROUNDS:-3}" --turn-seconds "${TURN_SECONDS:-3000}") ;;
     reads) PLAN_ARGS=(--tables "${READS_TABLES:-500}" --rounds 1 --turn-seconds "${TURN_SECONDS:-3000}") ;;
+    api) PLAN_FROM=none ;;
     *) echo "unknown scenario $SCENARIO" >&2; exit 2 ;;
 esac
 if [ -n "${PLAN_FROM:-}" ]; then
@@ -107,5 +112,11 @@ case $SCENARIO in
         done ;;
     soak) $PY bench/load/soak.py "${COMMON[@]}" --json "$OUT/soak-$STAMP.json" "$@" ;;
     reads) $PY bench/load/reads.py "${COMMON[@]}" --json "$OUT/reads-$STAMP.json" "$@" ;;
+    api)
+        for phase in --baseline ""; do
+            $PY bench/api/reads.py run --server "http://127.0.0.1:$PORT" --database "$DATABASE_NAME" $phase "$@"
+            echo "machine: $(uptime)"
+            sleep 5
+        done ;;
 esac
 echo "machine after: $(uptime)"
