@@ -66,7 +66,7 @@ MIDDLEWARE = [
 AUTHENTICATION_BACKENDS = [
     # Refuses a log-in while the account or the address is locked out, before any password check.
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    "rosbi_platform.accounts.backends.ModelBackend",
 ]
 
 ROOT_URLCONF = "rosbi_platform.urls"

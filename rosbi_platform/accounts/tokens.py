@@ -13,13 +13,12 @@ import hashlib
 import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
 from django.db import connections, router, transaction
-from django.db.models import Model
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from rosbi_platform import prepared
 from rosbi_platform.accounts.models import AccessToken, Profile, User
 
 TOKEN_PREFIX = "rosbi_"
@@ -89,8 +88,7 @@ def authenticate_token(secret: str) -> AccessToken | None:
 
     Every API request of a program runs this, so it is one prepared statement rather than an
     ORM query: compiling ``select_related`` SQL cost more CPU than the rest of a small
-    request (``bench/api/inprocess.py``). The instances are built by ``Model.from_db`` with
-    each field's database converter, exactly as the ORM builds them."""
+    request (``bench/api/inprocess.py``); see ``rosbi_platform.prepared``."""
     if not secret.startswith(TOKEN_PREFIX) or len(secret) > 200:
         return None
     alias = router.db_for_read(AccessToken)
@@ -100,12 +98,10 @@ def authenticate_token(secret: str) -> AccessToken | None:
         row = cursor.fetchone()
     if row is None:
         return None
-    token, user, profile = (
-        _instance(model, fields, row, start, alias) for model, fields, start in parts
-    )
+    token, user, profile = prepared.instances(row, parts, alias)
     if not user.is_active:
         return None
-    if profile.pk is not None:
+    if profile is not None:
         user.profile = profile
     token.user = user
     now = timezone.now()
@@ -116,32 +112,15 @@ def authenticate_token(secret: str) -> AccessToken | None:
 
 
 @functools.cache
-def _token_statement() -> tuple[str, list[tuple[type[Model], list[Any], int]]]:
-    """``SELECT token.*, user.*, profile.*`` for an active token by its hash, and where each
-    model's columns start in a row."""
-    parts: list[tuple[type[Model], list[Any], int]] = []
-    columns: list[str] = []
-    for model, alias in ((AccessToken, "t"), (User, "u"), (Profile, "p")):
-        fields = list(model._meta.concrete_fields)
-        parts.append((model, fields, len(columns)))
-        columns += [f'{alias}."{field.column}"' for field in fields]
-    profile_user = Profile._meta.get_field("user").column
+def _token_statement() -> tuple[str, list[prepared.Part]]:
+    """``SELECT token.*, user.*, profile.*`` for an active token by its hash."""
+    columns, parts = prepared.select_list([(AccessToken, "t"), (User, "u"), (Profile, "p")])
+    user_pk = User._meta.pk.column
     sql = (
-        f"SELECT {', '.join(columns)} FROM {AccessToken._meta.db_table} t "
-        f'JOIN {User._meta.db_table} u ON u."{User._meta.pk.column}" = t."{AccessToken._meta.get_field("user").column}" '
-        f'LEFT JOIN {Profile._meta.db_table} p ON p."{profile_user}" = u."{User._meta.pk.column}" '
-        f'WHERE t."secret_hash" = %s AND t."revoked_at" IS NULL'
+        f"SELECT {columns} FROM {AccessToken._meta.db_table} t "
+        f'JOIN {User._meta.db_table} u ON u."{user_pk}" = '
+        f't."{AccessToken._meta.get_field("user").column}" '
+        f'LEFT JOIN {Profile._meta.db_table} p ON p."{Profile._meta.get_field("user").column}"'
+        f' = u."{user_pk}" WHERE t."secret_hash" = %s AND t."revoked_at" IS NULL'
     )
     return sql, parts
-
-
-def _instance(model: type[Model], fields: list[Any], row: tuple, start: int, alias: str) -> Any:
-    connection = connections[alias]
-    values = []
-    for offset, field in enumerate(fields):
-        value = row[start + offset]
-        converters = connection.ops.get_db_converters(field.get_col(model._meta.db_table))
-        for convert in converters + field.get_db_converters(connection):
-            value = convert(value, None, connection)
-        values.append(value)
-    return model.from_db(alias, [field.attname for field in fields], values)

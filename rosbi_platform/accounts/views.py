@@ -49,7 +49,7 @@ def sign_up(request: HttpRequest) -> HttpResponse:
             display_name=form.cleaned_data["display_name"],
             language=language[:2] if language[:2] in {"en", "de"} else "en",
         )
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        login(request, user, backend="rosbi_platform.accounts.backends.ModelBackend")
         messages.success(request, _("Welcome to Rosbi! Your account is ready."))
         return redirect("accounts:profile")
     return render(request, "registration/signup.html", {"form": form})

@@ -1,4 +1,4 @@
-"""The session store reads Django's session rows by a prepared statement: a signed-in visitor
+"""Sessions and the user behind them are read by prepared statements: a signed-in visitor
 stays signed in, and an expired or unknown key is treated exactly as Django's store does."""
 
 from __future__ import annotations
@@ -53,3 +53,24 @@ def test_a_signed_in_player_stays_signed_in_across_requests():
     assert client.get("/notifications/").status_code == 200
     assert client.session.session_key
     assert int(client.session["_auth_user_id"]) == user.pk
+
+
+def test_the_backend_loads_the_user_with_the_profile_in_one_statement(django_assert_num_queries):
+    from rosbi_platform.accounts.backends import ModelBackend
+
+    user = UserFactory()
+    user.profile.display_name = "Zoë Ä."
+    user.profile.save()
+    with django_assert_num_queries(1):
+        loaded = ModelBackend().get_user(user.pk)
+        assert loaded.pk == user.pk and loaded.profile.display_name == "Zoë Ä."
+        assert loaded.date_joined == user.date_joined and loaded.password == user.password
+
+
+def test_the_backend_gives_no_user_for_an_inactive_account_or_a_bad_id():
+    from rosbi_platform.accounts.backends import ModelBackend
+
+    user = UserFactory(is_active=False)
+    assert ModelBackend().get_user(user.pk) is None
+    assert ModelBackend().get_user("not-a-number") is None
+    assert ModelBackend().get_user(10**9) is None

@@ -55,7 +55,7 @@ def create_players(prefix: str, slots: int) -> list[list[User]]:
 def create_sessions(users: list[User]) -> dict[int, str]:
     """A logged-in session per user, as ``django.contrib.auth.login`` would store it."""
     backend = (
-        "django.contrib.auth.backends.ModelBackend"  # what log-in stores after a password check
+        "rosbi_platform.accounts.backends.ModelBackend"  # what log-in stores after a password check
     )
     expire = timezone.now() + dt.timedelta(days=SESSION_DAYS)
     store = SessionStore()
