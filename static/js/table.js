@@ -1038,6 +1038,7 @@ class TableApp {
     if (!panel) return;
     const { table, partie } = this.state;
     const show = Boolean(partie && partie.places) && !this.dealResult;
+    const appeared = show && panel.hidden;
     panel.hidden = !show;
     this.root.classList.toggle("partie-over", show);
     if (!show) return;
@@ -1075,6 +1076,14 @@ class TableApp {
       if (place === best) own.textContent = shared(place) ? this.t("you_share_first") : this.t("you_won");
       else own.textContent = this.t(shared(place) ? "your_place_shared" : "your_place", values);
       own.classList.toggle("final-own-won", place === best);
+    }
+    // A keyboard player's focus was on the hand, now gone: it moves to the final screen.
+    const active = document.activeElement;
+    const lost = !active || active === document.body || this.refs["hand-area"].contains(active);
+    if (appeared && lost) {
+      const heading = panel.querySelector("h2");
+      heading.tabIndex = -1;
+      heading.focus();
     }
   }
 

@@ -117,6 +117,8 @@ def test_the_final_screen_follows_the_sixth_deal_on_a_phone(asgi_live_server, ch
     else:
         assert f"Your place: {place} of 4" in own, own
     page.wait_for_selector("[data-extra=rematch]:not([hidden])", timeout=5_000)
+    # The hand, where the focus was, is gone: the focus is on the final screen's heading.
+    assert page.evaluate("() => document.activeElement.id") == "final-heading"
     for what, selector in ON_SCREEN.items():
         ok, found = fully_visible(page, selector)
         assert ok, f"{what} is not fully on the first screen: {found}"
