@@ -585,6 +585,8 @@ class TableApp {
       parts.push(this.t("deal_of", { n: ev.deal_number + 1 }), this.t(`contract_${ev.contract}`));
     } else if (ev.kind === "deal_finished") {
       parts.push(this.t("deal_over"));
+    } else if (ev.kind === "partie_finished" && this.state.partie && this.state.partie.places) {
+      parts.push(this.t("partie_over"), this.winnersText(this.state.partie));
     } else {
       return;
     }
@@ -780,6 +782,10 @@ class TableApp {
     this.renderSheet();
     this.renderClock();
     this.renderDealResult();
+    this.renderFinal();
+    // The extras (static/js/table_extras.js) show their controls from the state drawn here:
+    // frames held behind a finished deal's result are applied later, with no frame of their own.
+    this.root.dispatchEvent(new CustomEvent("rosbi:render"));
   }
 
   renderSeats() {
@@ -846,12 +852,8 @@ class TableApp {
     if (deal.family === "tricks") centre.innerHTML = this.trickHtml(deal);
     else if (deal.contract === "hundred") centre.innerHTML = this.hundredHtml(deal);
     else centre.innerHTML = this.rowsHtml(deal);
-    if (partie && partie.places) {
-      centre.insertAdjacentHTML(
-        "beforeend",
-        `<p class="centre-banner">${escapeXml(this.t("partie_over"))}</p>`,
-      );
-    } else if (deal.over) {
+    // Once the Partie is over the final screen (renderFinal) covers the felt.
+    if (deal.over && !(partie && partie.places)) {
       centre.insertAdjacentHTML("beforeend", `<p class="centre-banner">${escapeXml(this.t("deal_over"))}</p>`);
     }
   }
@@ -952,7 +954,8 @@ class TableApp {
   renderHand(spectator) {
     const area = this.refs["hand-area"];
     const deal = this.state.deal;
-    area.hidden = spectator || !deal;
+    // After the Partie the (empty) hand gives its room to the final screen.
+    area.hidden = spectator || !deal || Boolean(this.state.partie && this.state.partie.places);
     if (area.hidden) return;
     const legal = new Set(deal.legal_moves);
     const waiting = Boolean(this.pendingMove);
@@ -996,14 +999,7 @@ class TableApp {
     const el = this.refs.turn;
     el.classList.remove("mine");
     if (partie && partie.places) {
-      const best = Math.min(...partie.places);
-      const winners = partie.places
-        .map((p, seat) => (p === best ? this.seatName(seat) : null))
-        .filter(Boolean);
-      el.textContent =
-        winners.length > 1
-          ? this.t("winners", { names: winners.join(", ") })
-          : this.t("winner", { name: winners[0] });
+      el.textContent = this.winnersText(partie);
       return;
     }
     if (!deal || deal.turn === null || deal.turn === undefined) {
@@ -1017,6 +1013,77 @@ class TableApp {
       el.classList.add("mine");
     } else {
       el.textContent = this.t("turn_of", { name: this.seatName(deal.turn) });
+    }
+  }
+
+  /** Who won, from the places the server sent: "Anna wins!", or "Anna and Bert share first
+   * place!" (names joined the page language's way). */
+  winnersText(partie) {
+    const best = Math.min(...partie.places);
+    const winners = partie.places
+      .map((p, seat) => (p === best ? this.seatName(seat) : null))
+      .filter(Boolean);
+    if (winners.length === 1) return this.t("winner", { name: winners[0] });
+    return this.t("winners", { names: joinNames(winners) });
+  }
+
+  /**
+   * The final screen over the felt once the Partie is over (and the sixth deal's result has
+   * had its time): every seat's place and total, best first, the winners marked, the
+   * viewer's own place, and the way on (rematch, replay, lobby). Places, totals and
+   * resignations are the server's (partie_finished); nothing is worked out here.
+   */
+  renderFinal() {
+    const panel = this.refs.final;
+    if (!panel) return;
+    const { table, partie } = this.state;
+    const show = Boolean(partie && partie.places) && !this.dealResult;
+    const appeared = show && panel.hidden;
+    panel.hidden = !show;
+    this.root.classList.toggle("partie-over", show);
+    if (!show) return;
+    const { places, totals } = partie;
+    const resigned = new Set(partie.resigned || []);
+    const best = Math.min(...places);
+    const shared = (place) => places.filter((p) => p === place).length > 1;
+    const order = [...places.keys()].sort((a, b) => places[a] - places[b] || a - b);
+    this.refs["final-places"].innerHTML = order
+      .map((seat) => {
+        const place = places[seat];
+        const classes = [place === best ? "final-winner" : "", this.isMe(seat) ? "is-me" : ""];
+        const mark = place === best
+          ? `<span class="final-mark" aria-hidden="true">★</span><span class="visually-hidden">${escapeXml(this.t("winner_mark"))}</span> `
+          : "";
+        // Equal places read the same; a screen reader is told the place is shared.
+        const tie = shared(place) ? `<span class="visually-hidden"> (${escapeXml(this.t("shared_place"))})</span>` : "";
+        const gone = resigned.has(seat) ? ` <span class="final-shared">(${escapeXml(this.t("resigned_seat"))})</span>` : "";
+        return (
+          `<tr class="${classes.join(" ").trim()}" data-seat="${seat}">` +
+          `<td class="final-place"><span data-place>${place}</span>.${tie}</td>` +
+          `<th scope="row">${mark}${escapeXml(this.seatName(seat))}${gone}</th>` +
+          `<td class="final-total" data-total>${totals[seat]}</td></tr>`
+        );
+      })
+      .join("");
+    this.refs["final-winners"].textContent = this.winnersText(partie);
+    const own = this.refs["final-own"];
+    const you = this.state.you;
+    const seated = you && you.role === "player" && you.seat !== null && you.seat !== undefined;
+    own.hidden = !seated;
+    if (seated) {
+      const place = places[you.seat];
+      const values = { place, players: table.size };
+      if (place === best) own.textContent = shared(place) ? this.t("you_share_first") : this.t("you_won");
+      else own.textContent = this.t(shared(place) ? "your_place_shared" : "your_place", values);
+      own.classList.toggle("final-own-won", place === best);
+    }
+    // A keyboard player's focus was on the hand, now gone: it moves to the final screen.
+    const active = document.activeElement;
+    const lost = !active || active === document.body || this.refs["hand-area"].contains(active);
+    if (appeared && lost) {
+      const heading = panel.querySelector("h2");
+      heading.tabIndex = -1;
+      heading.focus();
     }
   }
 
@@ -1110,6 +1177,16 @@ class TableApp {
     while (log.children.length > 200) log.removeChild(log.firstChild);
     log.scrollTop = log.scrollHeight;
     if (this.openPanel !== "chat") this.refs["chat-unread"].hidden = false;
+  }
+}
+
+/** Names as one phrase in the page's language: "Anna, Bert and Carl", "Anna, Bert und Carl". */
+export function joinNames(names) {
+  const lang = document.documentElement.lang || "en";
+  try {
+    return new Intl.ListFormat(lang, { style: "long", type: "conjunction" }).format(names);
+  } catch (error) {
+    return names.join(", ");
   }
 }
 

@@ -2,8 +2,8 @@
 // moderation (report a line, mute a player), and optional sound and motion.
 //
 // It follows the table client (static/js/table.js) through the `rosbi:frame` events that
-// client dispatches after taking each frame, and reads its state (`window.rosbiTable.state`);
-// it changes nothing of that state. The actions are the page's plain forms (POST, answered
+// client dispatches after taking each frame and `rosbi:render` after each drawing, and reads
+// its state (`window.rosbiTable.state`); it changes nothing of that state. The actions are the page's plain forms (POST, answered
 // by a page with a message); reports and mutes are websocket frames answered by `done`
 // (docs/protocol.md). Sounds are made with WebAudio (no audio files) and are off unless the
 // player switches them on; played cards are animated (under 200 ms) unless the player or the
@@ -95,6 +95,7 @@ class TableExtras {
     this.bindForms();
     this.bindChat();
     root.addEventListener("rosbi:frame", (event) => this.onFrame(event.detail));
+    root.addEventListener("rosbi:render", () => this.update());
     this.clockTimer = window.setInterval(() => this.checkClock(), 250);
     this.update();
   }

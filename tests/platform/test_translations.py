@@ -65,3 +65,14 @@ def test_german_is_really_german():
     game_terms = {"Partie", "Rosbiratschka", "Unter", "Ober", "Daus"}
     loanwords = {"Lobby", "Status", "Admin", "Name", "Bot ({level})"}
     assert same_as_english <= loanwords | game_terms
+
+
+def test_german_says_replay_one_way():
+    """Replaying a Partie is "Nachspielen" everywhere (issue 16, defect 6: "Replay" was also
+    rendered as "Wiederholung")."""
+    german = parse_po(LOCALE_DIR / "de" / "LC_MESSAGES" / "django.po")
+    replay = {msgid: msgstr for msgid, msgstr in german.items() if "replay" in msgid.lower()}
+
+    assert german["Replay"] == "Nachspielen"
+    assert [msgid for msgid, msgstr in german.items() if "Wiederholung" in msgstr] == []
+    assert [msgid for msgid, msgstr in replay.items() if "nachspiel" not in msgstr.lower()] == []

@@ -88,3 +88,19 @@ def test_my_own_line_says_why_i_am_not_ranked(client):
 
     mine = section(page, "me-heading")
     assert "not ranked yet" in mine and "7 more rated Parties needed (3 of 10 played)" in mine
+
+
+def test_the_german_ladder_says_why_in_german(client):
+    """Issue 16, defect 6: "fewer than 10 rated Parties" was English on the German ladder."""
+    from django.conf import settings
+
+    players = three_rated_parties()
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "de"
+
+    page = client.get(reverse("ratings:ladder")).content.decode()
+
+    provisional = section(page, "provisional-heading")
+    assert "Vorläufig: weniger als 10 gewertete Partien" in provisional
+    assert "fewer than" not in provisional and "rated Parties" not in provisional
+    reason = {row[0]: row for row in rows_of(provisional)}[players[0].profile.display_name][3]
+    assert "noch 7 gewertete Partien nötig" in reason and "vorläufig" in reason

@@ -193,3 +193,29 @@ def test_the_table_page_forms_reach_the_services():
     invitee.post(f"/tables/{open_table.pk}/invitation/decline/")
     assert not TableInvitation.objects.exists()
     assert invitee.get(f"/tables/{open_table.pk}/").status_code == 403
+
+
+def test_the_invite_form_offers_the_owners_friends_by_name():
+    """Invite a friend to a seat: the open table's invite field suggests the players its owner
+    follows (a datalist), and a friend invited from it gets the invitation."""
+    from django.test import Client
+
+    from rosbi_platform.accounts.services import ensure_profile
+    from rosbi_platform.friends.follows import follow_user
+
+    owner, friend, stranger = UserFactory(), UserFactory(), UserFactory()
+    profile = ensure_profile(friend)
+    profile.display_name = "Freundin Frieda"
+    profile.save(update_fields=["display_name"])
+    follow_user(owner, friend)
+    table = lobby.create_table(owner=owner, size=3, public=False)
+    client = Client()
+    client.force_login(owner)
+
+    page = client.get(f"/tables/{table.pk}/").content.decode()
+
+    datalist = page.split('<datalist id="invite-friends">', 1)[1].split("</datalist>", 1)[0]
+    assert f'value="{friend.username}">Freundin Frieda<' in datalist
+    assert stranger.username not in datalist
+    client.post(f"/tables/{table.pk}/invite/", {"username": friend.username, "seat": "1"})
+    assert TableInvitation.objects.get(table=table).user == friend

@@ -78,3 +78,20 @@ def test_switched_off_by_e_mail_the_turn_shows_on_the_site_only(mailoutbox):
     notice = Notification.objects.get(kind=Kind.YOUR_TURN)
     assert notice.user_id == users[table.turn_seat].pk and notice.on_site
     assert queue.SEND_TURN_EMAIL in celery_app.tasks
+
+
+def test_the_turn_mail_is_in_the_players_language(mailoutbox):
+    """Issue 16, defect 6: the "your turn" e-mail was English only."""
+    from rosbi_platform.accounts.models import Profile
+
+    table, users = humans_table(3, seed=None, turn_seconds=EMAIL_TURN_SECONDS)
+    Profile.objects.filter(user__in=users).update(language="de")
+    lobby.start_table(table.pk, users[0], seed=2)
+    table.refresh_from_db()
+    tasks.send_turn_email(table.pk, table.turn_seat, table.state_version)
+
+    [mail] = mailoutbox
+    assert mail.to == [users[table.turn_seat].email]
+    assert mail.subject == f"Rosbi: Du bist am Zug an {table.name}"
+    assert "Du bist am Zug" in mail.body and "your turn" not in mail.body
+    assert Notification.objects.get(kind=Kind.YOUR_TURN).message.startswith("Du bist am Zug")
