@@ -11,7 +11,7 @@ from games.bots.simulate import play_deal, play_partie
 from games.engine import Contract, HouseRules
 from games.engine.partie import random_deal
 
-LEVEL_OPTIONS = {"strong": {"samples": 3}}
+LEVEL_OPTIONS = {"strong": {"samples": 3}, "expert": {"samples": 3}}
 
 
 def _bot(level: str, seed: int) -> Bot:
