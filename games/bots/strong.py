@@ -25,11 +25,14 @@ DEFAULT_TIME_LIMIT = 0.2
 """Seconds per decision when no sample budget is given (one core)."""
 MAX_SAMPLES = 2000
 """Upper bound on worlds per decision under a time budget."""
+STRONG_CONFIDENCE = 0.5
+"""Standard errors by which a move must beat the plan's (1.0 until December 2026: too timid,
+see docs/bots.md)."""
 STRONG_INFERENCE = 1.0
 """The strong bot's default ``inference`` (1.0: every consistent world weighs the same)."""
 EXPERT_INFERENCE = 0.1
 EXPERT_SCREEN = 0.05
-EXPERT_CONFIDENCE = 1.0
+EXPERT_CONFIDENCE = STRONG_CONFIDENCE
 SCREEN_DRAWS = 8
 """With screening, at most this many draws per world looked at (then every draw counts)."""
 ROLLOUTS = ("heuristic", "random")
@@ -176,7 +179,7 @@ class StrongBot(SeededBot):
         samples: int | None = None,
         time_limit: float | None = None,
         rollout: str = "heuristic",
-        confidence: float = 1.0,
+        confidence: float = STRONG_CONFIDENCE,
         inference: float = STRONG_INFERENCE,
         screen: float = 0.0,
     ) -> None:
