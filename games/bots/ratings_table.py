@@ -7,23 +7,23 @@ project's rating maths; the figure shown next to a bot's name.
 from __future__ import annotations
 
 BOT_RATINGS: dict[str, int] = {
-    "random": 1402,
-    "beginner": 1454,
-    "heuristic": 1566,
-    "strong": 1578,
-    "expert": 1562,
+    "random": 1357,
+    "beginner": 1444,
+    "heuristic": 1578,
+    "strong": 1611,
+    "expert": 1646,
 }
 """Level -> rating on the ladder's scale (newcomers start at 1500)."""
 
 BOT_RATING_SIGMAS: dict[str, int] = {
-    "random": 239,
-    "beginner": 237,
-    "heuristic": 234,
-    "strong": 237,
-    "expert": 238,
+    "random": 121,
+    "beginner": 116,
+    "heuristic": 116,
+    "strong": 116,
+    "expert": 118,
 }
 
-POPULATION_MEDIAN = 1506
+POPULATION_MEDIAN = 1509
 MEASURED_ON = "2026-12-02"
-MEASURED_WITH = "python bench/bot_ratings.py --population 20 --warmup 40 --parties 6 --samples 3 --seed 20261202"
-MACHINE_LOAD = "5.29, 3.98, 1.86 / 5.73, 4.15, 1.94"
+MEASURED_WITH = "python bench/bot_ratings.py --population 60 --warmup 400 --parties 80 --samples 10 --seed 20261202"
+MACHINE_LOAD = "6.03, 5.08, 4.69 / 5.68, 5.10, 4.73"
