@@ -258,9 +258,9 @@ class StrongBot(SeededBot):
             weight = replay_likelihood(world, history, seat, cid, self.inference)
             draws += 1
             if weight < self.screen and draws < max_draws:
-                # An implausible world is not worth its rollouts (``screen``); past the
-                # deadline the first world is taken whatever it weighs.
-                if deadline is None or time.perf_counter() < deadline:
+                # An implausible world is not worth its rollouts (``screen``); when the
+                # budget is spent the first world is taken whatever it weighs.
+                if deadline is None or time.perf_counter() + slowest < deadline:
                     continue
                 if done:
                     break
