@@ -1,8 +1,10 @@
 """The lobby's create-table form."""
 
 from django import forms
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
+from games.bots import level_rating
 from games.models import BOT_LEVEL_CHOICES
 
 TURN_TIME_CHOICES = [
@@ -14,6 +16,15 @@ TURN_TIME_CHOICES = [
     (86400, _("1 day (turn-based, e-mail on your turn)")),
     (0, _("No limit")),
 ]
+
+
+def rated_bot_level_choices() -> list[tuple[str, object]]:
+    """The bot levels named with their measured rating ("Strong · 1650")."""
+    choices: list[tuple[str, object]] = []
+    for level, label in BOT_LEVEL_CHOICES:
+        rating = level_rating(level)
+        choices.append((level, label if rating is None else format_lazy("{} · {}", label, rating)))
+    return choices
 
 
 class CreateTableForm(forms.Form):
@@ -39,7 +50,7 @@ class CreateTableForm(forms.Form):
         label=_("Bots for empty seats"), required=False, initial=True
     )
     bot_level = forms.ChoiceField(
-        label=_("Bot level"), choices=BOT_LEVEL_CHOICES, initial="heuristic"
+        label=_("Bot level"), choices=rated_bot_level_choices, initial="heuristic"
     )
     allow_bots = forms.BooleanField(
         label=_("Allow bot accounts"),

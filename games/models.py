@@ -23,6 +23,7 @@ BOT_LEVEL_CHOICES = [
     ("beginner", _("Beginner")),
     ("heuristic", _("Heuristic")),
     ("strong", _("Strong")),
+    ("expert", _("Expert")),
 ]
 
 

@@ -1,4 +1,4 @@
-"""Bots for Rosbiratschka: random, beginner, heuristic and a strong sampling bot.
+"""Bots for Rosbiratschka: random, beginner, heuristic, and strong and expert sampling bots.
 
 Pure Python on top of ``games.engine`` (standard library only, no Django). Every bot answers
 ``choose(view) -> Move`` for the seat whose ``SeatView`` it is given and takes its own random
@@ -17,22 +17,31 @@ from .beginner import BeginnerBot
 from .heuristic import HeuristicBot
 from .random_bot import RandomBot
 from .sampling import sample_hands
-from .strong import StrongBot
+from .strong import ExpertBot, StrongBot
 
 BOT_CLASSES: dict[str, type[SeededBot]] = {
     "random": RandomBot,
     "beginner": BeginnerBot,
     "heuristic": HeuristicBot,
     "strong": StrongBot,
+    "expert": ExpertBot,
 }
 
 BOT_LEVELS: dict[str, str] = {
     "random": "Random (plays any legal card)",
     "beginner": "Beginner (knows the rules, not the tactics)",
     "heuristic": "Club player (a sound plan for every contract)",
-    "strong": "Expert (thinks through many possible deals)",
+    "strong": "Strong (thinks through many possible deals)",
+    "expert": "Expert (also reads the others' play)",
 }
 """Level keys in increasing strength with English labels for the user interface."""
+
+
+def level_rating(level: str) -> int | None:
+    """The level's measured rating on the ladder's scale (``bench/bot_ratings.py``), if any."""
+    from .ratings_table import BOT_RATINGS
+
+    return BOT_RATINGS.get(level)
 
 
 def make_bot(level: str, seed: int | None = None, **options: Any) -> Bot:
@@ -49,10 +58,12 @@ __all__ = [
     "BOT_CLASSES",
     "BOT_LEVELS",
     "BeginnerBot",
+    "ExpertBot",
     "Bot",
     "HeuristicBot",
     "RandomBot",
     "StrongBot",
+    "level_rating",
     "make_bot",
     "sample_hands",
 ]

@@ -31,7 +31,9 @@ def _mean_ci(values: Sequence[float]) -> tuple[float, float]:
 def _bots(args: argparse.Namespace, levels: list[str], seed: int) -> list:
     options = {} if args.samples is None else {"samples": args.samples}
     return [
-        make_bot(level, seed=seed * 101 + seat, **(options if level == "strong" else {}))
+        make_bot(
+            level, seed=seed * 101 + seat, **(options if level in ("strong", "expert") else {})
+        )
         for seat, level in enumerate(levels)
     ]
 
@@ -92,7 +94,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     sim.add_argument("--parties", type=int, default=100)
     sim.add_argument("--deals", type=int, default=0, help="per-contract mode: deals per contract")
     sim.add_argument("--seed", type=int, default=1)
-    sim.add_argument("--samples", type=int, default=None, help="worlds per strong-bot decision")
+    sim.add_argument(
+        "--samples", type=int, default=None, help="worlds per strong or expert decision"
+    )
     sim.add_argument("--no-doubling", action="store_true")
     sim.add_argument("--layout", default="extend_first", choices=("extend_first", "free"))
     args = parser.parse_args(argv)

@@ -19,12 +19,22 @@ from games.engine.partie import play_out_randomly
 from .base import CONTRACT_IDS, SeededBot, legal_mask, move_for, single_move, unplayed_mask
 from .heuristic import heuristic_index
 from .policy import HUNDRED, bits, choose_hundred, choose_layout, choose_trick
-from .sampling import initial_masks, knowledge_from_view, sample_from
+from .sampling import Knowledge, initial_masks, knowledge_from_view, sample_from
 
 DEFAULT_TIME_LIMIT = 0.2
 """Seconds per decision when no sample budget is given (one core)."""
 MAX_SAMPLES = 2000
 """Upper bound on worlds per decision under a time budget."""
+STRONG_CONFIDENCE = 0.5
+"""Standard errors by which a move must beat the plan's (1.0 until December 2026: too timid,
+see docs/bots.md)."""
+STRONG_INFERENCE = 1.0
+"""The strong bot's default ``inference`` (1.0: every consistent world weighs the same)."""
+EXPERT_INFERENCE = 0.1
+EXPERT_SCREEN = 0.05
+EXPERT_CONFIDENCE = STRONG_CONFIDENCE
+SCREEN_DRAWS = 8
+"""With screening, at most this many draws per world looked at (then every draw counts)."""
 ROLLOUTS = ("heuristic", "random")
 
 
@@ -63,23 +73,91 @@ def heuristic_rollout(
     return deal.penalties  # type: ignore[return-value]
 
 
-def prefer_plan(outcomes: dict[int, list[int]], planned: int, confidence: float) -> int:
+def replay_likelihood(
+    world: Deal, history: list[tuple[int, int]], seat: int, cid: int, epsilon: float
+) -> float:
+    """Replay ``history`` on ``world`` (in place) and return how likely the others' plays were.
+
+    Every earlier decision of another seat with a real choice is compared with what the
+    heuristic plan would have played holding that world's cards at that moment: an agreeing
+    play keeps the weight, a differing one multiplies it by ``epsilon``. A world in which the
+    others played as the plan says is then worth far more than one in which they would have
+    had to blunder, which is the inference a human draws from how the others played ("she
+    ducked, so she has no low Heart left"). ``epsilon=1`` weighs every world alike.
+    """
+    weight = 1.0
+    players = world.players
+    trick_game = cid < HUNDRED
+    if epsilon >= 1.0:
+        for _who, index in history:
+            world.play_index(index)
+        return weight
+    hands = list(world.hand_masks)
+    unplayed = 0
+    for mask in hands:
+        unplayed |= mask
+    trick: list[int] = []
+    legal_mask_of = world.legal_mask
+    for who, index in history:
+        if who != seat:
+            legal = legal_mask_of()
+            if legal & (legal - 1):
+                if trick_game:
+                    planned = choose_trick(cid, players, hands[who], legal, trick, unplayed)
+                elif cid == HUNDRED:
+                    planned = choose_hundred(hands[who], world.hundred_total)
+                else:
+                    planned = choose_layout(players, hands[who], legal, unplayed)
+                if planned != index:
+                    weight *= epsilon
+        world.play_index(index)
+        if index != PASS_INDEX:
+            bit = 1 << index
+            hands[who] ^= bit
+            unplayed ^= bit
+            if trick_game:
+                trick.append(index)
+                if len(trick) == players:
+                    trick = []
+    return weight
+
+
+def prefer_plan(
+    outcomes: dict[int, list[int]],
+    planned: int,
+    confidence: float,
+    weights: list[float] | None = None,
+) -> int:
     """The move with the lowest average, unless it does not clearly beat the planned move.
 
     With a few dozen worlds many moves tie or differ by noise; an arbitrary pick among them
     throws away the plan's sound preferences (keep low cards as escapes, withhold blockers).
     The paired difference over the same worlds decides: deviate only when the best move is
     better than the plan by more than ``confidence`` standard errors.
+
+    With ``weights`` (one per world, from ``replay_likelihood``) the averages are weighted and
+    the standard error uses the effective number of worlds, (sum w)^2 / sum w^2.
     """
-    best = min(outcomes, key=lambda index: sum(outcomes[index]))
+    if weights is None:
+        weights = [1.0] * len(next(iter(outcomes.values())))
+    total = sum(weights)
+    if total <= 0.0:
+        weights = [1.0] * len(weights)
+        total = float(len(weights))
+
+    def weighted(index: int) -> float:
+        return sum(w * v for w, v in zip(weights, outcomes[index], strict=True))
+
+    best = min(outcomes, key=weighted)
     if best == planned or planned not in outcomes:
         return best
     diffs = [a - b for a, b in zip(outcomes[best], outcomes[planned], strict=True)]
-    n = len(diffs)
-    mean = sum(diffs) / n
-    if n < 2:
+    mean = sum(w * d for w, d in zip(weights, diffs, strict=True)) / total
+    n = total * total / sum(w * w for w in weights)
+    if len(diffs) < 2 or n < 1.5:
         return best if mean < 0 else planned
-    variance = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    variance = sum(w * (d - mean) ** 2 for w, d in zip(weights, diffs, strict=True)) / total
+    variance *= n / (n - 1)
     return best if mean < -confidence * (variance / n) ** 0.5 else planned
 
 
@@ -101,19 +179,27 @@ class StrongBot(SeededBot):
         samples: int | None = None,
         time_limit: float | None = None,
         rollout: str = "heuristic",
-        confidence: float = 1.0,
+        confidence: float = STRONG_CONFIDENCE,
+        inference: float = STRONG_INFERENCE,
+        screen: float = 0.0,
     ) -> None:
         super().__init__(rng)
         if rollout not in ROLLOUTS:
             raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, not {rollout!r}")
         if samples is not None and samples < 1:
             raise ValueError("samples must be at least 1")
+        if not 0.0 <= inference <= 1.0:
+            raise ValueError("inference must lie between 0 and 1")
         if samples is None and time_limit is None:
             time_limit = DEFAULT_TIME_LIMIT
         self.samples = samples
         self.time_limit = time_limit
         self.rollout = rollout
         self.confidence = confidence
+        self.inference = inference
+        self.screen = screen
+        self.last_weights: list[float] = []
+        """Each world's likelihood weight in the last decision (see ``replay_likelihood``)."""
         self.last_samples = 0
         """How many worlds the last decision looked at (for benchmarks and the UI)."""
 
@@ -123,11 +209,22 @@ class StrongBot(SeededBot):
             self.last_samples = 0
             return only
         outcomes = self.outcomes(view)
-        return move_for(prefer_plan(outcomes, heuristic_index(view), self.confidence))
+        planned = heuristic_index(view)
+        return move_for(prefer_plan(outcomes, planned, self.confidence, self.last_weights))
 
     def evaluate(self, view: SeatView) -> dict[int, float]:
-        """Average own penalty after each legal move index, over the sampled worlds."""
-        return {index: sum(out) / len(out) for index, out in self.outcomes(view).items()}
+        """Average own penalty after each legal move index, over the (weighted) sampled worlds."""
+        outcomes = self.outcomes(view)
+        weights = self.last_weights if sum(self.last_weights) > 0 else [1.0] * self.last_samples
+        total = sum(weights)
+        return {
+            index: sum(w * v for w, v in zip(weights, out, strict=True)) / total
+            for index, out in outcomes.items()
+        }
+
+    def draw_world(self, knowledge: Knowledge, view: SeatView) -> list[int]:
+        """One guess at every seat's current hand (a benchmark's clairvoyant overrides this)."""
+        return sample_from(knowledge, self.rng)
 
     def outcomes(self, view: SeatView) -> dict[int, list[int]]:
         """Own penalty after each legal move index in each sampled world (same worlds for all)."""
@@ -137,16 +234,20 @@ class StrongBot(SeededBot):
         seat = knowledge.seat
         cid = CONTRACT_IDS[view.contract]
         moves = bits(legal_mask(view))
-        history = [move.index for _who, move in view.history]
+        history = [(who, move.index) for who, move in view.history]
         trick = [card.index for _who, card in view.current_trick] if cid < HUNDRED else []
         unplayed = unplayed_mask(view)
         results: dict[int, list[int]] = {index: [] for index in moves}
         limit = self.samples if self.samples is not None else MAX_SAMPLES
         deadline = None if self.time_limit is None else start + self.time_limit
         heuristic = self.rollout == "heuristic"
-        done = 0
+        done = draws = 0
+        max_draws = limit * SCREEN_DRAWS
+        weights: list[float] = []
+        slowest = 0.0  # the longest world so far: the next may take as long
         while done < limit:
-            hands = sample_from(knowledge, rng)
+            began = time.perf_counter()
+            hands = self.draw_world(knowledge, view)
             world = Deal.from_masks(
                 view.players,
                 view.contract,
@@ -154,8 +255,16 @@ class StrongBot(SeededBot):
                 initial_masks(knowledge, hands),
                 view.rules,
             )
-            for index in history:
-                world.play_index(index)
+            weight = replay_likelihood(world, history, seat, cid, self.inference)
+            draws += 1
+            if weight < self.screen and draws < max_draws:
+                # An implausible world is not worth its rollouts (``screen``); when the
+                # budget is spent the first world is taken whatever it weighs.
+                if deadline is None or time.perf_counter() + slowest < deadline:
+                    continue
+                if done:
+                    break
+            weights.append(weight)
             for index in moves:
                 deal = world.clone()
                 deal.play_index(index)
@@ -171,10 +280,39 @@ class StrongBot(SeededBot):
                     penalties = play_out_randomly(deal, rng).penalties
                 results[index].append(penalties[seat])  # type: ignore[index]
             done += 1
-            if deadline is not None and time.perf_counter() >= deadline:
-                break
+            if deadline is not None:
+                now = time.perf_counter()
+                slowest = max(slowest, now - began)
+                # Stop when another world as slow as the slowest so far would overrun: the
+                # budget is a bound on the wait, not a target to pass by one world.
+                if now + slowest >= deadline:
+                    break
         self.last_samples = done
+        self.last_weights = weights
         return results
 
 
-__all__ = ["StrongBot", "heuristic_rollout", "prefer_plan"]
+class ExpertBot(StrongBot):
+    """The strong search with stronger inference, for ranked practice.
+
+    Same budget as the strong bot (0.2 s per decision by default), but worlds the others'
+    play makes unlikely are screened out before their rollouts (``screen``), so the time
+    goes to the worlds that could be the real one.
+    """
+
+    level = "expert"
+
+    def __init__(
+        self,
+        rng: random.Random | int | None = None,
+        samples: int | None = None,
+        time_limit: float | None = None,
+        rollout: str = "heuristic",
+        confidence: float = EXPERT_CONFIDENCE,
+        inference: float = EXPERT_INFERENCE,
+        screen: float = EXPERT_SCREEN,
+    ) -> None:
+        super().__init__(rng, samples, time_limit, rollout, confidence, inference, screen)
+
+
+__all__ = ["ExpertBot", "StrongBot", "heuristic_rollout", "prefer_plan", "replay_likelihood"]

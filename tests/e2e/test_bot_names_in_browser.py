@@ -1,9 +1,12 @@
 """Bot seats are named in the page's language: the frames say "Bot (heuristic)" in English
-for every viewer, and the page words it from its own labels (static/js/cards.js seatLabel)."""
+for every viewer, and the page words it from its own labels (static/js/cards.js seatLabel),
+the level's measured rating beside its name."""
 
 from __future__ import annotations
 
 import pytest
+
+from games.bots.ratings_table import BOT_RATINGS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -30,8 +33,12 @@ def open_page(chromium, user, url: str, language: str):
     return page
 
 
+RATING = BOT_RATINGS["heuristic"]
+
+
 @pytest.mark.parametrize(
-    ("language", "bot_name"), [("de", "Bot 2 (Heuristisch)"), ("en", "Bot 2 (Heuristic)")]
+    ("language", "bot_name"),
+    [("de", f"Bot 2 (Heuristisch · {RATING})"), ("en", f"Bot 2 (Heuristic · {RATING})")],
 )
 def test_bot_seats_are_named_in_the_pages_language(asgi_live_server, chromium, language, bot_name):
     from games import lobby

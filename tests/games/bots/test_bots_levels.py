@@ -11,7 +11,7 @@ from games.bots.simulate import play_deal, play_partie
 from games.engine import Contract, HouseRules
 from games.engine.partie import random_deal
 
-LEVEL_OPTIONS = {"strong": {"samples": 3}}
+LEVEL_OPTIONS = {"strong": {"samples": 3}, "expert": {"samples": 3}}
 
 
 def _bot(level: str, seed: int) -> Bot:
@@ -62,7 +62,7 @@ def test_the_random_bot_depends_on_its_seed() -> None:
 
 
 def test_registry_names_every_level_and_rejects_others() -> None:
-    assert list(BOT_LEVELS) == ["random", "beginner", "heuristic", "strong"]
+    assert list(BOT_LEVELS) == ["random", "beginner", "heuristic", "strong", "expert"]
     assert all(isinstance(label, str) and label for label in BOT_LEVELS.values())
     for level in BOT_LEVELS:
         bot = _bot(level, 1)
