@@ -79,7 +79,7 @@ fi
 
 # As docker-compose.yml starts them (the web service's flags; --host stays 127.0.0.1).
 start web "$VENV/bin/uvicorn" rosbi_platform.asgi:application --host 127.0.0.1 --port "$PORT" \
-    --workers 2 --lifespan=off --no-access-log --log-level warning \
+    --workers "${WEB_WORKERS:-2}" --lifespan=off --no-access-log --log-level warning \
     --ws-per-message-deflate=false
 start worker "$VENV/bin/celery" -A rosbi_platform worker --loglevel=WARNING --concurrency=2
 start beat "$VENV/bin/celery" -A rosbi_platform beat --loglevel=WARNING \
