@@ -19,9 +19,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import os
 import random
-import subprocess
 import sys
 import time
 from collections.abc import Sequence
@@ -32,6 +30,9 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench" / "ratings"))
 
 from engine_mode import level_shares  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "bench"))
+from bot_strength import uptime  # noqa: E402  (one copy)
 
 from games.bots import BOT_LEVELS, make_bot  # noqa: E402
 from games.bots.beginner import BeginnerBot  # noqa: E402
@@ -81,13 +82,6 @@ def play_partie(
                 move = bot.choose(view)
             deal.play(move)
     return list(partie.totals)
-
-
-def uptime() -> str:
-    try:
-        return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
-    except OSError:
-        return "load " + " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def main(argv: Sequence[str] | None = None) -> int:

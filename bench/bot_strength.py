@@ -20,7 +20,6 @@ a paired bootstrap over Parties. A separate timed run plays each variant with th
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import random
 import subprocess
@@ -37,6 +36,9 @@ from games.bots.sampling import Knowledge  # noqa: E402
 from games.bots.strong import StrongBot  # noqa: E402
 from games.engine import Deal, Partie  # noqa: E402
 from games.engine.deal import SeatView  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bots import mean_ci, percentile  # noqa: E402  (bench/bots.py: one copy of each)
 
 
 class ClairvoyantBot(StrongBot):
@@ -114,15 +116,6 @@ def play_parties(
     return totals, seconds
 
 
-def mean_ci(values: Sequence[float]) -> tuple[float, float]:
-    n = len(values)
-    mean = sum(values) / n
-    if n < 2:
-        return mean, float("nan")
-    variance = sum((v - mean) ** 2 for v in values) / (n - 1)
-    return mean, 1.96 * math.sqrt(variance / n)
-
-
 def share_ci(
     base: Sequence[int], bot: Sequence[int], ceiling: Sequence[int], draws: int = 2000
 ) -> tuple[float, float, float]:
@@ -137,11 +130,6 @@ def share_ci(
     point = share(range(n))
     samples = sorted(share([rng.randrange(n) for _ in range(n)]) for _ in range(draws))
     return point, samples[int(0.025 * draws)], samples[int(0.975 * draws) - 1]
-
-
-def percentile(values: Sequence[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
 
 
 def uptime() -> str:
