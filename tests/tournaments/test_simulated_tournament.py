@@ -65,6 +65,21 @@ def check_finished_event(tournament: Tournament) -> None:
     assert all(s.rounds_played == ROUNDS for s in stored)
 
 
+def wait_until_settled(tournament: Tournament, quiet: float = 2.0, limit: float = 120) -> None:
+    """Until nothing the tasks write changes for ``quiet`` seconds (the worker drained)."""
+    import time
+
+    deadline = time.monotonic() + limit
+    last, since = state_of(tournament), time.monotonic()
+    while time.monotonic() - since < quiet:
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the worker was still writing after {limit} s")
+        time.sleep(0.25)
+        now = state_of(tournament)
+        if now != last:
+            last, since = now, time.monotonic()
+
+
 def run_every_task_twice_concurrently(tournament: Tournament) -> None:
     """After the event, every task again, twice and at once, changes nothing."""
     import threading
@@ -118,4 +133,7 @@ def test_whole_tournament_with_a_real_worker(instant_bots, celery_worker):
     drive(tournament, sweep=lambda: tasks.sweep_tournaments.delay(), pause=0.2)
 
     check_finished_event(tournament)
+    # The event is finished before the worker has sent the last round's notices (tasks
+    # queued after the commit): take the "before" state only once the worker is done.
+    wait_until_settled(tournament)
     run_every_task_twice_concurrently(tournament)
