@@ -2,12 +2,17 @@
 
 import os
 
-from django.core.asgi import get_asgi_application
+import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rosbi_platform.settings")
 
 # Django must be set up before anything imports models (the consumers do).
-django_asgi_application = get_asgi_application()
+django.setup(set_prefix=False)
+
+from rosbi_platform.http_threads import ReusedThreadASGIHandler  # noqa: E402
+
+# Django's ASGI handler, with request threads reused instead of one started per request.
+django_asgi_application = ReusedThreadASGIHandler()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
