@@ -35,17 +35,22 @@ def refresh_leaderboard(pool: str = LADDER_POOL, now: dt.datetime | None = None)
     One statement: concurrent renumberings need no lock, and a numbering older than the
     stored one never replaces it."""
     now = now or timezone.now()
-    eligible = selectors.eligible_ratings(pool, now).values("user_id", "mu", "games")
+    eligible = selectors.eligible_ratings(pool, now).values(
+        "user_id", "mu", "sigma", "games", "last_played"
+    )
     select_sql, select_params = eligible.query.sql_with_params()
     table = connection.ops.quote_name(Leaderboard._meta.db_table)
     with connection.cursor() as cursor:
         cursor.execute(
-            f"INSERT INTO {table} AS board (pool, computed_at, players, user_ids) "
+            f"INSERT INTO {table} AS board (pool, computed_at, players, user_ids, digest) "
             f"SELECT %s, %s, count(*), "
-            f"COALESCE(array_agg(e.user_id ORDER BY {_order_sql()}), '{{}}') "
+            f"COALESCE(array_agg(e.user_id ORDER BY {_order_sql()}), '{{}}'), "
+            f"md5(COALESCE(string_agg(concat_ws(':', e.user_id, e.mu, e.sigma, e.games, "
+            f"e.last_played), ',' ORDER BY {_order_sql()}), '')) "
             f"FROM ({select_sql}) AS e "
             "ON CONFLICT (pool) DO UPDATE SET computed_at = EXCLUDED.computed_at, "
-            "players = EXCLUDED.players, user_ids = EXCLUDED.user_ids "
+            "players = EXCLUDED.players, user_ids = EXCLUDED.user_ids, "
+            "digest = EXCLUDED.digest "
             "WHERE board.computed_at <= EXCLUDED.computed_at "
             "RETURNING players",
             [pool, now, *select_params],

@@ -284,6 +284,10 @@ class Leaderboard(models.Model):
     computed_at = models.DateTimeField(_("computed at"))
     players = models.PositiveIntegerField(_("players"))
     user_ids = ArrayField(models.BigIntegerField(), default=list)
+    # What a page shows, summed up: the order and each ranked player's stored rating. Equal
+    # digests mean equal pages (but for names and sigma grown by the minutes since), so a
+    # renumbering that changed nothing (beat's, each minute) keeps the cached pages.
+    digest = models.CharField(_("digest"), max_length=32, blank=True, default="")
 
     class Meta:
         verbose_name = _("leaderboard")

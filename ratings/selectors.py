@@ -690,11 +690,10 @@ class RankedPlayers:
 
 
 def leaderboard_version(pool: str = LADDER_POOL) -> str:
-    """When the pool's ladder was last numbered: every page read between two numberings
-    is the same (ranks, order, count)."""
-    computed = Leaderboard.objects.filter(pool=pool).values_list("computed_at", flat=True)
-    at = computed.first()
-    return at.isoformat() if at else "none"
+    """What the pool's last numbering holds (order, count and each ranked player's stored
+    rating): pages read under the same version are the same, whenever numbered."""
+    numbered = Leaderboard.objects.filter(pool=pool).values_list("digest", "players").first()
+    return f"{numbered[0]}:{numbered[1]}" if numbered else "none"
 
 
 def ranked_leaderboard(pool: str = LADDER_POOL) -> RankedPlayers:

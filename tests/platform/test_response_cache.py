@@ -63,6 +63,35 @@ def test_a_leaderboard_page_follows_each_renumbering():
     assert [r["user_id"] for r in after["results"]] == [second.user_id, best.user_id]
 
 
+def test_a_renumbering_that_changes_nothing_keeps_the_cached_page(django_assert_num_queries):
+    PlayerRatingFactory(mu=1700, games=40)
+    PlayerRatingFactory(mu=1650, games=40)
+    leaderboard.refresh_leaderboard()
+    client = session_client()
+    first = client.get("/api/v1/leaderboard")
+    leaderboard.refresh_leaderboard()  # beat's minute: the same order and ratings
+    # Only the version is read (no page rows, no users): the cached answer is served.
+    with django_assert_num_queries(1):
+        again = client.get("/api/v1/leaderboard")
+    assert again.content == first.content and again["ETag"] == first["ETag"]
+
+
+def test_a_rating_change_that_keeps_the_order_is_seen_at_once():
+    best = PlayerRatingFactory(mu=1700, games=40)
+    second = PlayerRatingFactory(mu=1650, games=40)
+    leaderboard.refresh_leaderboard()
+    client = session_client()
+    client.get("/api/v1/leaderboard")
+
+    PlayerRating.objects.filter(pk=second.pk).update(mu=1660, games=41)
+    leaderboard.refresh_leaderboard()
+    rows = client.get("/api/v1/leaderboard").json()["results"]
+    assert [(r["user_id"], r["rating"], r["games"]) for r in rows] == [
+        (best.user_id, 1700, 40),
+        (second.user_id, 1660, 41),
+    ]
+
+
 def test_a_newly_finished_partie_is_listed_at_once_and_private_ones_stay_private():
     player = UserFactory()
     private = finished_partie(public=False, player=player)
