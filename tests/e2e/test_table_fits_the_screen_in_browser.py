@@ -180,8 +180,11 @@ def test_a_screen_reader_hears_what_was_played_and_whose_turn_it_is(asgi_live_se
     assert announce.get_attribute("aria-live") == "polite"
     assert any(word in text for word in ("Eichel", "Grün", "Herz", "Schellen")), text
     # The context asks for reduced motion: cards do not slide (no transition to speak of).
-    durations = page.locator(".hand-card").evaluate_all(
-        "cards => cards.map(c => parseFloat(getComputedStyle(c).transitionDuration))"
+    # Read in one go inside the page: a locator's elements can be replaced by a redraw
+    # between the match and the evaluation, and a detached card's style is empty (NaN).
+    durations = page.evaluate(
+        "() => [...document.querySelectorAll('.hand-card')]"
+        ".map(c => parseFloat(getComputedStyle(c).transitionDuration))"
     )
     assert durations and max(durations) < 0.01, durations
     context.close()

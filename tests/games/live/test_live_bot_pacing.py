@@ -67,16 +67,32 @@ def test_a_bot_task_plays_one_move_and_queues_the_next_after_the_think_delay(
         client.close()
 
 
+@pytest.mark.redis
 @pytest.mark.django_db
 def test_a_stale_bot_task_plays_nothing_and_queues_nothing(settings):
+    # The worker's path (not eager): an eager run would sleep the think delay first.
+    from rosbi_platform import celery_app
+
+    celery_app.conf.task_always_eager = False  # the autouse fixture restores it afterwards
     settings.GAMES_BOT_THINK_SECONDS = 30
     owner = UserFactory()
     table = TableFactory(owner=owner, size=3, fill_with_bots=True, bot_level="random")
     lobby.start_table(table.pk, owner, seed=5)  # inside the test transaction: no task runs
     table = Table.objects.get(pk=table.pk)
     moves = TableEvent.objects.filter(table=table, kind="move").count()
-    assert tasks.play_bot_turns.run(table.pk, table.state_version - 1) == 0
-    assert TableEvent.objects.filter(table=table, kind="move").count() == moves
+    client = redis.Redis.from_url(django_settings.REDIS_URL)
+    queue = celery_app.conf.task_default_queue
+    try:
+        assert tasks.play_bot_turns.run(table.pk, table.state_version - 1) == 0
+        assert TableEvent.objects.filter(table=table, kind="move").count() == moves
+        mine = [
+            message
+            for _raw, message in queued_bot_tasks(client, queue)
+            if message["headers"].get("argsrepr", "").startswith(f"({table.pk},")
+        ]
+        assert mine == []
+    finally:
+        client.close()
 
 
 @pytest.mark.redis
