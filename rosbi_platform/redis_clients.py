@@ -54,7 +54,15 @@ class ReusingRedisCacheClient(RedisCacheClient):
     own, so each request opened a new connection and paid Redis's handshake (a py-spy profile
     of the API under load: 12 % of a worker in connecting). Pools here are shared by every
     backend instance of the process, keyed by server and options, and dropped in a forked
-    child (a Celery pool worker never reuses its parent's sockets)."""
+    child (a Celery pool worker never reuses its parent's sockets).
+
+    A shared pool keeps its connections for the life of the process, so a connection that
+    died with its server (a restart, a proxy or NAT dropping it) is met again later. The pool
+    replaces one it can see is closed when it hands it out; one whose end only shows when it
+    is used (the restart raced that check, or nothing closed the socket on this side yet)
+    made that cache call fail. Its connections therefore send a command once more, on a new
+    connection, after a connection error (``reconnect_once``): nothing extra in the normal
+    case, and a Redis that is down or slow still fails the call as fast as before."""
 
     def _get_connection_pool(self, write: bool) -> redis.ConnectionPool:
         index = self._get_connection_pool_index(write)
@@ -64,7 +72,8 @@ class ReusingRedisCacheClient(RedisCacheClient):
             with _lock:
                 pool = _pools.get(slot)
                 if pool is None:
-                    pool = self._pool_class.from_url(self._servers[index], **self._pool_options)
+                    options = {"retry": reconnect_once(), **self._pool_options}
+                    pool = self._pool_class.from_url(self._servers[index], **options)
                     _pools[slot] = pool
         return pool
 
@@ -78,6 +87,16 @@ class ReusingRedisCacheClient(RedisCacheClient):
 
 _pools: dict[tuple[int, str, str], redis.ConnectionPool] = {}
 _pool_clients: dict[int, redis.Redis] = {}
+
+
+def reconnect_once() -> Retry:
+    """The cache connections' retry policy: a command that meets a dead connection is sent
+    once more, at once, on a new one. Only connection errors: a time-out (a Redis that does
+    not answer) fails at the first one, so callers that fail open wait no longer than before;
+    and a timed-out command may well have run, where a reset connection's most often did not.
+    (A write whose answer alone was lost runs twice: the same for ``set`` and ``delete``, one
+    count more for a counter, and an ``add`` then reports its key as taken.)"""
+    return Retry(NoBackoff(), 1, supported_errors=(redis.ConnectionError,))
 
 
 class ReusingRedisCache(RedisCache):
