@@ -126,6 +126,7 @@ async def open_loop(
     errors: collections.Counter = collections.Counter()
     sizes: dict[str, int] = {}
     lateness: list[float] = []
+    slow_by_second: collections.Counter = collections.Counter()  # requests over 150 ms
     start = time.perf_counter() + 0.05
     total = int(rate * seconds)
 
@@ -143,6 +144,8 @@ async def open_loop(
             errors[f"{path}: HTTP {status}"] += 1
         sizes[path] = size
         timed.append((path, (time.perf_counter() - due) * 1000))
+        if timed[-1][1] > 150:
+            slow_by_second[int(due - start)] += 1
 
     tasks = []
     for i in range(total):
@@ -171,6 +174,8 @@ async def open_loop(
         "send_late_ms_max": max(lateness) * 1000 if lateness else None,
         "connections_opened": pool.opened,
         "stale_keepalive_retried": pool.retried,
+        # When the tail happened: second of the run -> requests over 150 ms (bursts show here).
+        "over_150ms_by_second": dict(sorted(slow_by_second.items())),
     }
 
 
