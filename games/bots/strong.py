@@ -212,7 +212,10 @@ class StrongBot(SeededBot):
     ``time_limit`` seconds bound the decision. With both, whichever comes first stops it.
     ``rollout`` is ``"heuristic"`` (default) or ``"random"`` play after the candidate move.
     ``confidence`` is how many standard errors a move must beat the heuristic plan's move by
-    before the bot deviates from the plan (see ``prefer_plan``).
+    before the bot deviates from the plan (see ``prefer_plan``). ``inference`` and ``screen``
+    weigh and screen worlds by how likely the others' plays were in them; ``reading`` deals
+    only worlds that agree with what those plays reveal (``reading.plan_reveals``); ``merge``
+    rolls out one move per group of interchangeable moves (``equivalent_moves``).
     """
 
     level = "strong"
