@@ -20,6 +20,7 @@ a paired bootstrap over Parties. A separate timed run plays each variant with th
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import subprocess
@@ -34,7 +35,7 @@ from games.bots import make_bot  # noqa: E402
 from games.bots.base import Bot  # noqa: E402
 from games.bots.sampling import Knowledge  # noqa: E402
 from games.bots.strong import StrongBot  # noqa: E402
-from games.engine import Deal, Partie  # noqa: E402
+from games.engine import CONTRACT_ORDER, Deal, Partie  # noqa: E402
 from games.engine.deal import SeatView  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -80,9 +81,11 @@ def play_parties(
     count: int,
     seed: int,
     worlds: list[int] | None = None,
+    deals: list[list[int]] | None = None,
 ) -> tuple[list[int], list[float]]:
     """Focal totals per Partie and the wall seconds of its decisions with a real choice
-    (with ``worlds``, the worlds each of those decisions looked at are appended to it)."""
+    (with ``worlds``, the worlds each of those decisions looked at are appended to it; with
+    ``deals``, each Partie's focal penalties per contract, in Partie order)."""
     totals: list[int] = []
     seconds: list[float] = []
     for number in range(count):
@@ -94,6 +97,7 @@ def play_parties(
         rng = random.Random(seed * 1_000_003 + number)
         partie = Partie(players, 0)
         total = 0
+        per_deal: list[int] = []
         while partie.next_contract is not None:
             deal = partie.deal_next(rng)
             while not deal.over:
@@ -112,7 +116,10 @@ def play_parties(
                     move = bot.choose(view)
                 deal.play(move)
             total += deal.penalties[focal]  # type: ignore[index]
+            per_deal.append(deal.penalties[focal])  # type: ignore[index]
         totals.append(total)
+        if deals is not None:
+            deals.append(per_deal)
     return totals, seconds
 
 
@@ -129,6 +136,27 @@ def share_ci(
     rng = random.Random(12345)
     point = share(range(n))
     samples = sorted(share([rng.randrange(n) for _ in range(n)]) for _ in range(draws))
+    return point, samples[int(0.025 * draws)], samples[int(0.975 * draws) - 1]
+
+
+def share_difference_ci(
+    base: Sequence[int],
+    first: Sequence[int],
+    second: Sequence[int],
+    ceiling: Sequence[int],
+    draws: int = 2000,
+) -> tuple[float, float, float]:
+    """Share of ``second`` minus share of ``first`` and its paired bootstrap 95 % interval
+    (the same resampled Parties for both, so the common luck of the deals cancels)."""
+
+    def difference(idx: Sequence[int]) -> float:
+        gain = sum(base[i] - ceiling[i] for i in idx)
+        return sum(first[i] - second[i] for i in idx) / gain if gain else float("nan")
+
+    n = len(base)
+    rng = random.Random(54321)
+    point = difference(range(n))
+    samples = sorted(difference([rng.randrange(n) for _ in range(n)]) for _ in range(draws))
     return point, samples[int(0.025 * draws)], samples[int(0.975 * draws) - 1]
 
 
@@ -149,6 +177,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--time-limit", type=float, default=0.2)
     parser.add_argument("--seed", type=int, default=20261202)
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument(
+        "--per-contract", action="store_true", help="also points per deal of each contract"
+    )
+    parser.add_argument("--dump", help="write every Partie's focal points per deal as JSON")
     args = parser.parse_args(argv)
     if args.quick:
         args.parties, args.timed_parties = 6, 1
@@ -168,14 +200,35 @@ def main(argv: Sequence[str] | None = None) -> int:
         "| players | bot | decisions | worlds p50 | p50 ms | p99 ms | max ms |",
         "|" + "---|" * 7,
     ]
+    contract_rows: list[str] = []
+    differences: list[str] = []
+    dump: dict[str, dict[str, list[list[int]]]] = {}
     for players in counts:
-        base, _ = play_parties(variant("heuristic", 0, None), players, args.parties, args.seed)
-        clair, _ = play_parties(variant("clairvoyant", 0, None), players, args.parties, args.seed)
+        per_deal: dict[str, list[list[int]]] = {"heuristic": [], "clairvoyant": []}
+        base, _ = play_parties(
+            variant("heuristic", 0, None),
+            players,
+            args.parties,
+            args.seed,
+            deals=per_deal["heuristic"],
+        )
+        clair, _ = play_parties(
+            variant("clairvoyant", 0, None),
+            players,
+            args.parties,
+            args.seed,
+            deals=per_deal["clairvoyant"],
+        )
         results = []
         for spec in specs:
             begin = time.perf_counter()
+            per_deal[spec] = []
             totals, _ = play_parties(
-                variant(spec, args.samples, None), players, args.parties, args.seed
+                variant(spec, args.samples, None),
+                players,
+                args.parties,
+                args.seed,
+                deals=per_deal[spec],
             )
             results.append(totals)
             print(
@@ -190,6 +243,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             shares.append(f"{point:.0%} ({low:.0%} to {high:.0%})")
         rows.append(f"| {players} | {args.parties} | " + " | ".join(cells + shares) + " |")
         print(rows[-1], flush=True)
+        for spec, totals in zip(specs[1:], results[1:], strict=True):
+            point, low, high = share_difference_ci(base, results[0], totals, clair)
+            differences.append(
+                f"| {players} | {spec} - {specs[0]} | {point:+.0%} ({low:+.0%} to {high:+.0%}) |"
+            )
+        dump[str(players)] = per_deal
+        if args.per_contract:
+            contract_rows.extend(_contract_rows(players, specs, per_deal))
         for spec in specs if args.timed_parties else []:
             factory = variant(spec, args.samples, args.time_limit)
             worlds: list[int] = []
@@ -204,6 +265,23 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(timing[-1], flush=True)
     print("\n## Points per Partie of the focal bot vs heuristic opponents (± 95% CI)\n")
     print("\n".join(rows))
+    if differences:
+        print("\n## Paired difference of the captured shares (95% CI)\n")
+        print("| players | variants | difference |\n|---|---|---|")
+        print("\n".join(differences))
+    if contract_rows:
+        print("\n## Points per deal of each contract (share of the clairvoyant's gain)\n")
+        print(
+            "| players | contract | heuristic | "
+            + " | ".join(specs)
+            + " | clairvoyant | gap per deal | "
+            + " | ".join(f"lost by {s} per deal" for s in specs)
+            + " |"
+        )
+        print("|" + "---|" * (5 + 2 * len(specs)))
+        print("\n".join(contract_rows))
+    if args.dump:
+        Path(args.dump).write_text(json.dumps({"seed": args.seed, "players": dump}))
     if args.timed_parties:
         print("\n## Decision wall time at the table's budget (decisions with a real choice)\n")
         print("\n".join(timing))
@@ -220,6 +298,30 @@ def _split(spec: str) -> list[str]:
         else:
             out.append(part)
     return out
+
+
+def _contract_rows(
+    players: int, specs: Sequence[str], per_deal: dict[str, list[list[int]]]
+) -> list[str]:
+    """Mean focal points per deal of each contract; "lost" is bot - clairvoyant."""
+    rows = []
+    for position, contract in enumerate(CONTRACT_ORDER):
+
+        def mean(name: str, position: int = position) -> float:
+            values = [deals[position] for deals in per_deal[name]]
+            return sum(values) / len(values)
+
+        heuristic, clair = mean("heuristic"), mean("clairvoyant")
+        cells = [f"{mean(s):.2f}" for s in specs]
+        lost = [f"{mean(s) - clair:+.2f}" for s in specs]
+        rows.append(
+            f"| {players} | {contract.value} | {heuristic:.2f} | "
+            + " | ".join(cells)
+            + f" | {clair:.2f} | {heuristic - clair:+.2f} | "
+            + " | ".join(lost)
+            + " |"
+        )
+    return rows
 
 
 def _fmt(values: Sequence[float]) -> str:

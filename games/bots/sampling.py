@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from games.engine.cards import ACE, JACK, JACK_MASK, PACK_MASKS, QUEEN, SUIT_MASKS, TEN, Card
 from games.engine.deal import SeatView
@@ -69,6 +69,26 @@ def knowledge_from_view(view: SeatView) -> Knowledge:
     need = tuple(0 if s == seat else view.hand_sizes[s] for s in range(players))
     forbidden[seat] = 0
     return Knowledge(seat, own, unseen, need, tuple(forbidden), tuple(played_by))
+
+
+def tightened(knowledge: Knowledge, excluded: Sequence[int]) -> Knowledge | None:
+    """``knowledge`` with ``excluded[seat]`` added to each other seat's forbidden cards, or
+    None when no deal of the unseen cards agrees with the tighter limits (then the extra
+    conclusions were wrong: the player did not play as they assumed)."""
+    forbidden = tuple(
+        0 if s == knowledge.seat else f | e
+        for s, (f, e) in enumerate(zip(knowledge.forbidden, excluded, strict=True))
+    )
+    if forbidden == knowledge.forbidden:
+        return knowledge
+    tighter = replace(knowledge, forbidden=forbidden)
+    seats = [s for s in range(len(knowledge.need)) if knowledge.need[s]]
+    allowed = [tighter.allowed(s) for s in range(len(knowledge.need))]
+    try:
+        _matching(bits(knowledge.unseen), seats, allowed, knowledge.need, random.Random(0))
+    except ValueError:
+        return None
+    return tighter
 
 
 def _voids(forbidden: list[int], seats: Sequence[int], cards: Sequence[Card]) -> None:

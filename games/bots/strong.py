@@ -12,14 +12,15 @@ from __future__ import annotations
 import random
 import time
 
-from games.engine.cards import PASS_INDEX, Move
+from games.engine.cards import HUNDRED_VALUES, PASS_INDEX, Move
 from games.engine.deal import Deal, SeatView
 from games.engine.partie import play_out_randomly
 
 from .base import CONTRACT_IDS, SeededBot, legal_mask, move_for, single_move, unplayed_mask
 from .heuristic import heuristic_index
-from .policy import HUNDRED, bits, choose_hundred, choose_layout, choose_trick
-from .sampling import Knowledge, initial_masks, knowledge_from_view, sample_from
+from .policy import COSTS, HUNDRED, bits, choose_hundred, choose_layout, choose_trick
+from .reading import plan_reveals
+from .sampling import Knowledge, initial_masks, knowledge_from_view, sample_from, tightened
 
 DEFAULT_TIME_LIMIT = 0.2
 """Seconds per decision when no sample budget is given (one core)."""
@@ -30,8 +31,12 @@ STRONG_CONFIDENCE = 0.5
 see docs/bots.md)."""
 STRONG_INFERENCE = 1.0
 """The strong bot's default ``inference`` (1.0: every consistent world weighs the same)."""
-EXPERT_INFERENCE = 0.1
-EXPERT_SCREEN = 0.05
+EXPERT_INFERENCE = 1.0
+"""The expert reads the others' play by hard conclusions (``reading``) instead (until December
+2026: 0.1 with screen 0.05; the screening cost two thirds of its worlds at the table's budget
+and bought nothing measurable, see docs/bots.md)."""
+EXPERT_SCREEN = 0.0
+EXPERT_READING = True
 EXPERT_CONFIDENCE = STRONG_CONFIDENCE
 SCREEN_DRAWS = 8
 """With screening, at most this many draws per world looked at (then every draw counts)."""
@@ -122,6 +127,45 @@ def replay_likelihood(
     return weight
 
 
+def equivalent_moves(
+    cid: int, players: int, legal: int, hand: int, finished: int, planned: int = -1
+) -> dict[int, list[int]]:
+    """Group legal moves that lead to the same outcome; one representative rolls out per group.
+
+    In a trick contract two cards of a suit are interchangeable when every card of that suit
+    ranked between them is in the own hand or already in a finished trick, and they cost the
+    same: any trick one of them wins or loses, the other does too (``finished``: the cards
+    in finished tricks; a card on the table still decides its trick). In ``hundred`` only a
+    card's value counts. The planned move represents its group (so ties keep the plan);
+    otherwise the lowest card does. Layout moves are never merged.
+    """
+    moves = bits(legal)
+    if cid == HUNDRED:
+        groups: dict[int, list[int]] = {}
+        for index in moves:
+            groups.setdefault(HUNDRED_VALUES[index % 9], []).append(index)
+        members = list(groups.values())
+    elif cid < HUNDRED:
+        costs = COSTS[cid, players]
+        members = []
+        known = hand | finished
+        for index in moves:
+            group = members[-1] if members else None
+            if group is not None:
+                last = group[-1]
+                between = ((1 << index) - 1) & ~((1 << (last + 1)) - 1)
+                if last // 9 == index // 9 and costs[last] == costs[index] and not between & ~known:
+                    group.append(index)
+                    continue
+            members.append([index])
+    else:
+        members = [[index] for index in moves]
+    out: dict[int, list[int]] = {}
+    for group in members:
+        out[planned if planned in group else group[0]] = group
+    return out
+
+
 def prefer_plan(
     outcomes: dict[int, list[int]],
     planned: int,
@@ -168,7 +212,10 @@ class StrongBot(SeededBot):
     ``time_limit`` seconds bound the decision. With both, whichever comes first stops it.
     ``rollout`` is ``"heuristic"`` (default) or ``"random"`` play after the candidate move.
     ``confidence`` is how many standard errors a move must beat the heuristic plan's move by
-    before the bot deviates from the plan (see ``prefer_plan``).
+    before the bot deviates from the plan (see ``prefer_plan``). ``inference`` and ``screen``
+    weigh and screen worlds by how likely the others' plays were in them; ``reading`` deals
+    only worlds that agree with what those plays reveal (``reading.plan_reveals``); ``merge``
+    rolls out one move per group of interchangeable moves (``equivalent_moves``).
     """
 
     level = "strong"
@@ -182,6 +229,8 @@ class StrongBot(SeededBot):
         confidence: float = STRONG_CONFIDENCE,
         inference: float = STRONG_INFERENCE,
         screen: float = 0.0,
+        reading: bool = False,
+        merge: bool = True,
     ) -> None:
         super().__init__(rng)
         if rollout not in ROLLOUTS:
@@ -198,6 +247,11 @@ class StrongBot(SeededBot):
         self.confidence = confidence
         self.inference = inference
         self.screen = screen
+        self.reading = reading
+        self.merge = merge
+        """Roll out one move per group of interchangeable moves (``equivalent_moves``)."""
+        self.last_read = False
+        """Whether the last decision's worlds used the conclusions of ``plan_reveals``."""
         self.last_weights: list[float] = []
         """Each world's likelihood weight in the last decision (see ``replay_likelihood``)."""
         self.last_samples = 0
@@ -231,12 +285,31 @@ class StrongBot(SeededBot):
         start = time.perf_counter()
         rng = self.rng
         knowledge = knowledge_from_view(view)
+        self.last_read = False
+        if self.reading:
+            # Deal only worlds in which the others' plays are what the plan would have played
+            # (as far as ``plan_reveals`` can tell); if no such world exists they did not
+            # play the plan, and the plain constraints stay.
+            read = tightened(knowledge, plan_reveals(view))
+            if read is not None:
+                self.last_read = read is not knowledge
+                knowledge = read
         seat = knowledge.seat
         cid = CONTRACT_IDS[view.contract]
-        moves = bits(legal_mask(view))
+        legal = legal_mask(view)
         history = [(who, move.index) for who, move in view.history]
         trick = [card.index for _who, card in view.current_trick] if cid < HUNDRED else []
         unplayed = unplayed_mask(view)
+        if self.merge:
+            finished = ~unplayed
+            for index in trick:
+                finished &= ~(1 << index)
+            groups = equivalent_moves(
+                cid, view.players, legal, knowledge.own_hand, finished, heuristic_index(view)
+            )
+        else:
+            groups = {index: [index] for index in bits(legal)}
+        moves = list(groups)
         results: dict[int, list[int]] = {index: [] for index in moves}
         limit = self.samples if self.samples is not None else MAX_SAMPLES
         deadline = None if self.time_limit is None else start + self.time_limit
@@ -289,15 +362,19 @@ class StrongBot(SeededBot):
                     break
         self.last_samples = done
         self.last_weights = weights
+        for index, members in groups.items():
+            for member in members:
+                results[member] = results[index]
         return results
 
 
 class ExpertBot(StrongBot):
-    """The strong search with stronger inference, for ranked practice.
+    """The strong search, dealing only worlds that agree with how the others played.
 
-    Same budget as the strong bot (0.2 s per decision by default), but worlds the others'
-    play makes unlikely are screened out before their rollouts (``screen``), so the time
-    goes to the worlds that could be the real one.
+    Same budget as the strong bot (0.2 s per decision by default); its worlds also respect
+    what the others' plays reveal if they follow the plan (``reading.plan_reveals``: a duck
+    shows no card between it and the winner, a harmless discard shows no penalty card, ...).
+    The soft likelihood weighting (``inference``, ``screen``) is still available as options.
     """
 
     level = "expert"
@@ -311,8 +388,19 @@ class ExpertBot(StrongBot):
         confidence: float = EXPERT_CONFIDENCE,
         inference: float = EXPERT_INFERENCE,
         screen: float = EXPERT_SCREEN,
+        reading: bool = EXPERT_READING,
+        merge: bool = True,
     ) -> None:
-        super().__init__(rng, samples, time_limit, rollout, confidence, inference, screen)
+        super().__init__(
+            rng, samples, time_limit, rollout, confidence, inference, screen, reading, merge
+        )
 
 
-__all__ = ["ExpertBot", "StrongBot", "heuristic_rollout", "prefer_plan", "replay_likelihood"]
+__all__ = [
+    "ExpertBot",
+    "StrongBot",
+    "equivalent_moves",
+    "heuristic_rollout",
+    "prefer_plan",
+    "replay_likelihood",
+]

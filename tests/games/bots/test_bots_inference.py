@@ -148,8 +148,9 @@ def test_expert_is_deterministic_for_a_seed_and_screens_worlds() -> None:
     while len(deal.legal_moves()) < 2:
         deal.play_index(heuristic_index(deal.view_for(deal.turn)))
     view = deal.view_for(deal.turn)
-    first = make_bot("expert", seed=3, samples=12)
-    second = make_bot("expert", seed=3, samples=12)
+    options = {"samples": 12, "inference": 0.1, "screen": 0.05}
+    first = make_bot("expert", seed=3, **options)
+    second = make_bot("expert", seed=3, **options)
     assert isinstance(first, ExpertBot)
     assert first.choose(view) == second.choose(view)
     assert first.last_weights == second.last_weights
@@ -170,7 +171,7 @@ def test_layout_rules_are_replayed_with_weights() -> None:
     deal = random_deal(4, Contract.ROSBIRATSCHKA, random.Random(8), rules=HouseRules(layout="free"))
     for _ in range(12):
         deal.play_index(heuristic_index(deal.view_for(deal.turn)))
-    bot = make_bot("expert", seed=1, samples=5)
+    bot = make_bot("expert", seed=1, samples=5, inference=0.1, screen=0.05)
     view = deal.view_for(deal.turn)
     assert bot.choose(view) in view.legal_moves
     assert all(0.0 <= w <= 1.0 for w in bot.last_weights)
