@@ -123,6 +123,16 @@ def play_parties(
     return totals, seconds
 
 
+def paired_bootstrap(
+    statistic: Callable[[Sequence[int]], float], n: int, seed: int, draws: int = 2000
+) -> tuple[float, float, float]:
+    """``statistic`` over all ``n`` Parties and its 95 % interval, resampling whole Parties."""
+    rng = random.Random(seed)
+    point = statistic(range(n))
+    samples = sorted(statistic([rng.randrange(n) for _ in range(n)]) for _ in range(draws))
+    return point, samples[int(0.025 * draws)], samples[int(0.975 * draws) - 1]
+
+
 def share_ci(
     base: Sequence[int], bot: Sequence[int], ceiling: Sequence[int], draws: int = 2000
 ) -> tuple[float, float, float]:
@@ -132,11 +142,7 @@ def share_ci(
         gain = sum(base[i] - ceiling[i] for i in idx)
         return sum(base[i] - bot[i] for i in idx) / gain if gain else float("nan")
 
-    n = len(base)
-    rng = random.Random(12345)
-    point = share(range(n))
-    samples = sorted(share([rng.randrange(n) for _ in range(n)]) for _ in range(draws))
-    return point, samples[int(0.025 * draws)], samples[int(0.975 * draws) - 1]
+    return paired_bootstrap(share, len(base), 12345, draws)
 
 
 def share_difference_ci(
@@ -153,11 +159,7 @@ def share_difference_ci(
         gain = sum(base[i] - ceiling[i] for i in idx)
         return sum(first[i] - second[i] for i in idx) / gain if gain else float("nan")
 
-    n = len(base)
-    rng = random.Random(54321)
-    point = difference(range(n))
-    samples = sorted(difference([rng.randrange(n) for _ in range(n)]) for _ in range(draws))
-    return point, samples[int(0.025 * draws)], samples[int(0.975 * draws) - 1]
+    return paired_bootstrap(difference, len(base), 54321, draws)
 
 
 def uptime() -> str:

@@ -5,19 +5,8 @@ from __future__ import annotations
 from games.bots import StrongBot, make_bot
 from games.bots.policy import crossing_penalty
 from games.engine import Contract, Deal, HouseRules
-from games.engine.cards import CARDS, HUNDRED_VALUES, PACK_MASKS, Card
-
-
-def _hands(players: int, fixed: dict[int, list[str]]) -> list[list[str]]:
-    """Complete the given hands with the rest of the pack, lowest cards to the lowest seats."""
-    hands = {seat: list(cards) for seat, cards in fixed.items()}
-    used = {code for cards in fixed.values() for code in cards}
-    rest = [c.code for c in CARDS if PACK_MASKS[players] >> c.index & 1 and c.code not in used]
-    size = len(rest) // (players - len(fixed)) if len(fixed) < players else 0
-    for seat in range(players):
-        if seat not in hands:
-            hands[seat], rest = rest[:size], rest[size:]
-    return [hands[s] for s in range(players)]
+from games.engine.cards import HUNDRED_VALUES, Card
+from tests.games.bots.hands import hands_with
 
 
 def _choice(deal: Deal, level: str = "heuristic") -> str:
@@ -25,7 +14,7 @@ def _choice(deal: Deal, level: str = "heuristic") -> str:
 
 
 def test_ducks_with_the_highest_card_that_still_loses() -> None:
-    hands = _hands(
+    hands = hands_with(
         4,
         {
             0: ["TC", "8C", "7S", "8S", "9S", "7H", "8H", "9H"],
@@ -40,7 +29,7 @@ def test_ducks_with_the_highest_card_that_still_loses() -> None:
 
 def test_dumps_the_king_of_hearts_when_void() -> None:
     diamonds = ["7D", "8D", "9D", "TD", "JD", "QD", "KD", "AD"]
-    hands = _hands(4, {3: diamonds, 0: ["KH", "AH", "7C", "8C", "9C", "7S", "8S", "9S"]})
+    hands = hands_with(4, {3: diamonds, 0: ["KH", "AH", "7C", "8C", "9C", "7S", "8S", "9S"]})
     deal = Deal(4, Contract.NO_KING_OF_HEARTS, 2, hands)
     deal.play("7D")
     assert _choice(deal) == "KH"
@@ -48,7 +37,7 @@ def test_dumps_the_king_of_hearts_when_void() -> None:
 
 def test_dumps_the_ace_of_hearts_while_the_king_is_out() -> None:
     diamonds = ["7D", "8D", "9D", "TD", "JD", "QD", "KD", "AD"]
-    hands = _hands(4, {3: diamonds, 0: ["AH", "7H", "7C", "8C", "9C", "7S", "8S", "9S"]})
+    hands = hands_with(4, {3: diamonds, 0: ["AH", "7H", "7C", "8C", "9C", "7S", "8S", "9S"]})
     deal = Deal(4, Contract.NO_KING_OF_HEARTS, 2, hands)
     deal.play("7D")
     assert _choice(deal) == "AH"
@@ -57,7 +46,7 @@ def test_dumps_the_ace_of_hearts_while_the_king_is_out() -> None:
 def test_dumps_hearts_and_jacks_in_their_contracts() -> None:
     diamonds = ["7D", "8D", "9D", "TD", "JD", "QD", "KD", "AD"]
     own = ["JC", "7H", "QH", "7C", "AC", "7S", "8S", "9S"]
-    hands = _hands(4, {3: diamonds, 0: own})
+    hands = hands_with(4, {3: diamonds, 0: own})
     expected = {Contract.NO_HEARTS: "QH", Contract.NO_JACKS: "JC", Contract.NO_TRICKS: "AC"}
     for contract, card in expected.items():
         deal = Deal(4, contract, 2, hands)
@@ -66,7 +55,7 @@ def test_dumps_hearts_and_jacks_in_their_contracts() -> None:
 
 
 def test_last_to_a_clean_trick_sheds_a_high_card_but_not_in_no_tricks() -> None:
-    hands = _hands(
+    hands = hands_with(
         4,
         {
             0: ["TC", "8C", "7S", "8S", "9S", "7H", "8H", "9H"],
@@ -86,13 +75,13 @@ def test_last_to_a_clean_trick_sheds_a_high_card_but_not_in_no_tricks() -> None:
 
 
 def test_leads_low_in_a_short_suit() -> None:
-    hands = _hands(4, {0: ["7C", "AS", "KS", "QS", "JS", "AH", "KH", "AD"]})
+    hands = hands_with(4, {0: ["7C", "AS", "KS", "QS", "JS", "AH", "KH", "AD"]})
     deal = Deal(4, Contract.NO_TRICKS, 3, hands)
     assert _choice(deal) == "7C"
 
 
 def test_hundred_avoids_crossing_25_and_leaves_the_total_on_it() -> None:
-    hands = _hands(
+    hands = hands_with(
         4,
         {
             0: ["TC", "7C", "8C", "9C", "7S", "8S", "9S", "7H"],
@@ -110,7 +99,7 @@ def test_hundred_avoids_crossing_25_and_leaves_the_total_on_it() -> None:
 
 def test_hundred_crossing_when_forced_leaves_the_next_threshold_close() -> None:
     """Every card of seat 3 crosses 25 (one point each); the Ace leaves 33, nearest to 50."""
-    hands = _hands(
+    hands = hands_with(
         4,
         {
             0: ["TC", "7C", "8C", "9C", "7S", "8S", "9S", "7H"],
@@ -129,7 +118,7 @@ def test_hundred_crossing_when_forced_leaves_the_next_threshold_close() -> None:
 
 def test_layout_opens_the_jack_that_unlocks_its_own_cards() -> None:
     own = ["JC", "TC", "9C", "JS", "7H", "8H", "7D", "8D"]
-    hands = _hands(4, {0: own})
+    hands = hands_with(4, {0: own})
     for layout in ("extend_first", "free"):
         deal = Deal(4, Contract.ROSBIRATSCHKA, 3, hands, HouseRules(layout=layout))
         assert _choice(deal) == "JC"
@@ -138,7 +127,7 @@ def test_layout_opens_the_jack_that_unlocks_its_own_cards() -> None:
 def test_layout_free_withholds_a_card_that_only_helps_others() -> None:
     """With ``free`` the bot may choose a Jack over an extension that opens others' cards."""
     own = ["QC", "JS", "TS", "9S", "7H", "8H", "7D", "8D"]
-    hands = _hands(4, {3: ["JC", "AC", "KC", "TC", "9C", "8C", "7C", "AD"], 0: own})
+    hands = hands_with(4, {3: ["JC", "AC", "KC", "TC", "9C", "8C", "7C", "AD"], 0: own})
     deal = Deal(4, Contract.ROSBIRATSCHKA, 2, hands, HouseRules(layout="free"))
     deal.play("JC")  # seat 3 opens clubs; seat 0 may lay QC (opens KC for seat 3) or JS
     assert _choice(deal) == "JS"
@@ -148,7 +137,7 @@ def test_layout_free_withholds_a_card_that_only_helps_others() -> None:
 
 
 def test_strong_bot_keeps_under_a_threshold_in_hundred() -> None:
-    hands = _hands(
+    hands = hands_with(
         4,
         {
             0: ["TC", "7C", "8C", "9C", "7S", "8S", "9S", "7H"],
@@ -179,7 +168,7 @@ def test_takes_a_certain_slam_instead_of_ducking() -> None:
     slam_hand = ["AC", "KC", "QC", "JC", "TC", "8C", "7C", "AS"]
     others = {0: ["9C", "7S", "8S", "9S", "7H", "8H", "9H", "TH"]}
     for contract in (Contract.NO_TRICKS, Contract.NO_JACKS):
-        deal = Deal(4, contract, 3, _hands(4, {1: slam_hand, **others}))
+        deal = Deal(4, contract, 3, hands_with(4, {1: slam_hand, **others}))
         deal.play("9C")
         assert _choice(deal) in {"TC", "JC", "QC", "KC", "AC"}, contract
         assert _play_out(deal, {})[1] == -8, contract
@@ -192,7 +181,7 @@ def test_ducks_when_the_slam_is_not_certain() -> None:
         4,
         Contract.NO_TRICKS,
         3,
-        _hands(4, {1: hand, 0: ["9C", "8S", "9S", "7H", "8H", "9H", "TH", "JH"]}),
+        hands_with(4, {1: hand, 0: ["9C", "8S", "9S", "7H", "8H", "9H", "TH", "JH"]}),
     )
     deal.play("9C")
     assert _choice(deal) == "8C"
@@ -208,7 +197,7 @@ def test_a_slam_already_lost_is_not_chased() -> None:
         4,
         Contract.NO_TRICKS,
         3,
-        _hands(4, {1: hand, 0: ["9C", "7S", "8S", "9S", "7H", "8H", "9H", "TH"]}),
+        hands_with(4, {1: hand, 0: ["9C", "7S", "8S", "9S", "7H", "8H", "9H", "TH"]}),
     )
     deal.play("9C")
     deal.play("8C")  # seat 1 ducks; seat 0 will win this trick
@@ -225,7 +214,7 @@ def test_the_beginner_does_not_play_the_king_of_hearts_into_its_own_trick() -> N
         4,
         Contract.NO_KING_OF_HEARTS,
         3,
-        _hands(4, {1: hand, 0: ["7H", "TC", "JC", "QC", "KC", "AC", "TS", "JS"]}),
+        hands_with(4, {1: hand, 0: ["7H", "TC", "JC", "QC", "KC", "AC", "TS", "JS"]}),
     )
     deal.play("7H")
     for seed in range(20):

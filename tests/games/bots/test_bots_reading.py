@@ -15,9 +15,10 @@ from games.bots.reading import plan_reveals
 from games.bots.sampling import Knowledge, knowledge_from_view, sample_from, tightened
 from games.bots.strong import equivalent_moves
 from games.engine import Contract, Deal
-from games.engine.cards import CARD_BY_CODE, CARDS, HEART_MASK, PACK_MASKS
+from games.engine.cards import CARD_BY_CODE, HEART_MASK, PACK_MASKS
 from games.engine.deal import SeatView
 from games.engine.partie import random_deal
+from tests.games.bots.hands import hands_with
 
 
 def _mask(*codes: str) -> int:
@@ -29,18 +30,6 @@ def _mask(*codes: str) -> int:
 
 def _index(code: str) -> int:
     return CARD_BY_CODE[code].index
-
-
-def _hands(players: int, fixed: dict[int, list[str]]) -> list[list[str]]:
-    """Complete the given hands with the rest of the pack, lowest cards to the lowest seats."""
-    hands = {seat: list(cards) for seat, cards in fixed.items()}
-    used = {code for cards in fixed.values() for code in cards}
-    rest = [c.code for c in CARDS if PACK_MASKS[players] >> c.index & 1 and c.code not in used]
-    size = len(rest) // (players - len(fixed)) if len(fixed) < players else 0
-    for seat in range(players):
-        if seat not in hands:
-            hands[seat], rest = rest[:size], rest[size:]
-    return [hands[s] for s in range(players)]
 
 
 @settings(max_examples=40, deadline=None)
@@ -78,7 +67,7 @@ def test_heuristic_players_never_hold_a_card_their_play_ruled_out(
 
 
 def test_a_duck_rules_out_the_cards_between_it_and_the_winner() -> None:
-    hands = _hands(4, {0: ["TC", "8S", "9S", "TS", "JS", "QS", "KS", "AS"]})
+    hands = hands_with(4, {0: ["TC", "8S", "9S", "TS", "JS", "QS", "KS", "AS"]})
     deal = Deal(4, Contract.NO_TRICKS, 3, hands)
     deal.play("TC")
     deal.play("7C")  # seat 1 ducks with its 7 of Clubs
@@ -89,7 +78,7 @@ def test_a_duck_rules_out_the_cards_between_it_and_the_winner() -> None:
 
 def test_a_harmless_discard_rules_out_penalty_cards() -> None:
     diamonds = ["7D", "8D", "9D", "TD", "JD", "QD", "KD", "AD"]
-    hands = _hands(4, {3: diamonds, 0: ["7C", "8C", "9C", "7S", "8S", "9S", "TS", "JS"]})
+    hands = hands_with(4, {3: diamonds, 0: ["7C", "8C", "9C", "7S", "8S", "9S", "TS", "JS"]})
     deal = Deal(4, Contract.NO_HEARTS, 2, hands)
     deal.play("7D")
     deal.play("7C")  # seat 0 is void in Diamonds and discards a Club: it holds no Heart
@@ -98,7 +87,7 @@ def test_a_harmless_discard_rules_out_penalty_cards() -> None:
 
 def test_in_no_king_a_discard_other_than_the_king_rules_it_and_the_ace_out() -> None:
     diamonds = ["7D", "8D", "9D", "TD", "JD", "QD", "KD", "AD"]
-    hands = _hands(4, {3: diamonds, 0: ["7H", "7C", "8C", "9C", "7S", "8S", "9S", "TS"]})
+    hands = hands_with(4, {3: diamonds, 0: ["7H", "7C", "8C", "9C", "7S", "8S", "9S", "TS"]})
     deal = Deal(4, Contract.NO_KING_OF_HEARTS, 2, hands)
     deal.play("7D")
     deal.play("7H")
@@ -107,7 +96,7 @@ def test_in_no_king_a_discard_other_than_the_king_rules_it_and_the_ace_out() -> 
 
 
 def test_in_hundred_a_play_rules_out_every_card_the_plan_prefers() -> None:
-    hands = _hands(4, {0: ["TC", "KC", "QC", "JC", "TS", "9C", "8C", "7C"]})
+    hands = hands_with(4, {0: ["TC", "KC", "QC", "JC", "TS", "9C", "8C", "7C"]})
     deal = Deal(4, Contract.HUNDRED, 3, hands)
     deal.play("TC")  # 10 on 0: an Ace (11, closer below 25) would have been laid first...
     excluded = plan_reveals(deal.view_for(deal.turn))[0]
@@ -116,7 +105,7 @@ def test_in_hundred_a_play_rules_out_every_card_the_plan_prefers() -> None:
 
 
 def test_no_conclusion_from_the_own_seat_or_a_possible_slam() -> None:
-    hands = _hands(4, {0: ["TC", "8S", "9S", "TS", "JS", "QS", "KS", "AS"]})
+    hands = hands_with(4, {0: ["TC", "8S", "9S", "TS", "JS", "QS", "KS", "AS"]})
     deal = Deal(4, Contract.NO_TRICKS, 3, hands)
     deal.play("TC")
     deal.play("AC")  # over the Ten in the first trick: the slam rule may have chosen it
