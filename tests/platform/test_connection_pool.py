@@ -96,9 +96,13 @@ def test_a_burst_of_page_reads_never_holds_more_than_the_pool(settings):
                     failures.append(error)
 
         def watch() -> None:
-            while not done.is_set():
-                most[0] = max(most[0], server_connections())
-                time.sleep(0.05)
+            try:
+                while not done.is_set():
+                    most[0] = max(most[0], server_connections())
+                    time.sleep(0.05)
+            finally:
+                # This thread's own connection, or the test database outlives the run.
+                connection.close()
 
         watcher = threading.Thread(target=watch)
         watcher.start()
