@@ -40,13 +40,14 @@ def refresh_leaderboard(pool: str = LADDER_POOL, now: dt.datetime | None = None)
     )
     select_sql, select_params = eligible.query.sql_with_params()
     table = connection.ops.quote_name(Leaderboard._meta.db_table)
+    order = _order_sql()
     with connection.cursor() as cursor:
         cursor.execute(
             f"INSERT INTO {table} AS board (pool, computed_at, players, user_ids, digest) "
             f"SELECT %s, %s, count(*), "
-            f"COALESCE(array_agg(e.user_id ORDER BY {_order_sql()}), '{{}}'), "
+            f"COALESCE(array_agg(e.user_id ORDER BY {order}), '{{}}'), "
             f"md5(COALESCE(string_agg(concat_ws(':', e.user_id, e.mu, e.sigma, e.games, "
-            f"e.last_played), ',' ORDER BY {_order_sql()}), '')) "
+            f"e.last_played), ',' ORDER BY {order}), '')) "
             f"FROM ({select_sql}) AS e "
             "ON CONFLICT (pool) DO UPDATE SET computed_at = EXCLUDED.computed_at, "
             "players = EXCLUDED.players, user_ids = EXCLUDED.user_ids, "

@@ -14,7 +14,6 @@ What Django keeps per thread stays correct: database connections are returned to
 
 from __future__ import annotations
 
-import threading
 from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import ThreadSensitiveContext
@@ -30,8 +29,8 @@ class ReusedThreadASGIHandler(ASGIHandler):
     def __init__(self, max_idle: int = MAX_IDLE_THREADS) -> None:
         super().__init__()
         self.max_idle = max_idle
+        # Taken and given back only on the server's event loop: no lock needed.
         self._idle: list[ThreadPoolExecutor] = []
-        self._lock = threading.Lock()
 
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] != "http":
@@ -44,17 +43,15 @@ class ReusedThreadASGIHandler(ASGIHandler):
             self._give_back(executor)
 
     def _take(self) -> ThreadPoolExecutor:
-        with self._lock:
-            if self._idle:
-                return self._idle.pop()
+        if self._idle:
+            return self._idle.pop()
         return ThreadPoolExecutor(max_workers=1, thread_name_prefix="http-request")
 
     def _give_back(self, executor: ThreadPoolExecutor) -> None:
-        with self._lock:
-            if len(self._idle) < self.max_idle:
-                self._idle.append(executor)
-                return
-        executor.shutdown(wait=False)
+        if len(self._idle) < self.max_idle:
+            self._idle.append(executor)
+        else:
+            executor.shutdown(wait=False)
 
     @property
     def idle_threads(self) -> int:

@@ -217,6 +217,12 @@ def _gap_to_next_threshold(total: int) -> int:
     return 0
 
 
+def hundred_key(total: int, value: int) -> tuple[int, int, int]:
+    """How the plan ranks playing ``value`` at ``total`` in the Hundred (smaller is better):
+    the crossing penalty, then the gap left below the next threshold, then the higher value."""
+    return (crossing_penalty(total, value), _gap_to_next_threshold(total + value), -value)
+
+
 def choose_hundred(hand: int, total: int) -> int:
     """Cross no threshold when avoidable; leave the total just under one for the next player.
 
@@ -231,12 +237,7 @@ def choose_hundred(hand: int, total: int) -> int:
         if seen_ranks >> rank & 1:
             continue  # same value, same outcome
         seen_ranks |= 1 << rank
-        value = HUNDRED_VALUES[rank]
-        key = (
-            crossing_penalty(total, value),
-            _gap_to_next_threshold(total + value),
-            -value,
-        )
+        key = hundred_key(total, HUNDRED_VALUES[rank])
         if key < best_key:
             best_key = key
             best_card = card

@@ -38,8 +38,7 @@ from .policy import (
     NO_JACKS,
     NO_KING,
     NO_TRICKS,
-    _gap_to_next_threshold,
-    crossing_penalty,
+    hundred_key,
 )
 
 _SLAM_ITEMS = {NO_TRICKS: -1, NO_HEARTS: HEART_MASK, NO_JACKS: JACK_MASK}
@@ -70,18 +69,13 @@ def plan_reveals(view: SeatView) -> tuple[int, ...]:
     return tuple(excluded)
 
 
-def _hundred_key(total: int, card: int) -> tuple[int, int, int]:
-    value = HUNDRED_VALUES[card % 9]
-    return (crossing_penalty(total, value), _gap_to_next_threshold(total + value), -value)
-
-
 def _hundred_better(total: int, played: int) -> int:
     """Cards ``choose_hundred`` would have preferred to ``played`` at ``total``: a smaller
     key, or the same key and a lower index (the plan keeps the first of equal cards)."""
-    key = _hundred_key(total, played)
+    key = hundred_key(total, HUNDRED_VALUES[played % 9])
     mask = 0
     for card in range(36):
-        other = _hundred_key(total, card)
+        other = hundred_key(total, HUNDRED_VALUES[card % 9])
         if other < key or (other == key and card < played):
             mask |= 1 << card
     return mask
