@@ -92,13 +92,20 @@ def rss_mb(process: psutil.Process) -> float:
 
 
 def cpu_s(processes: list[psutil.Process]) -> float:
-    total = 0.0
+    return sum(cpu_split(processes))
+
+
+def cpu_split(processes: list[psutil.Process]) -> tuple[float, float]:
+    """User and system CPU seconds of ``processes`` so far (system: the kernel's share)."""
+    user = system = 0.0
     for p in processes:
         try:
-            total += sum(p.cpu_times()[:2])
+            times = p.cpu_times()
         except psutil.Error:
             continue
-    return total
+        user += times.user
+        system += times.system
+    return user, system
 
 
 def loadavg() -> list[float]:
@@ -221,6 +228,7 @@ def start_py_spy(out: str | None, pid: int, seconds: float) -> Any:
             "-o",
             out,
             "--nonblocking",
+            "--gil",  # only the thread holding the GIL: where the CPU goes, not who waits
         ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

@@ -95,3 +95,36 @@ def test_the_handshake_only_queues_its_mark():
     presence.flush()
     assert presence._queued == []
     assert presence.places_of([3]) == {3: ["table:9"]}
+
+
+def test_a_flush_writes_each_users_marks_as_one_command_of_each_kind(monkeypatch):
+    """A reconnect storm queues a mark per socket: a user's marks go out together, and a
+    place marked twice in one flush is written once, as its last mark says."""
+    presence.mark_present(5, "table:1")
+    presence.mark_present(5, "table:2")
+    presence.flush()
+    sent: list[tuple] = []
+    real_pipeline = presence.shared_client().pipeline
+
+    def recording_pipeline(*args, **kwargs):
+        pipe = real_pipeline(*args, **kwargs)
+        real_execute = pipe.execute
+
+        def execute(*a, **k):
+            sent.extend(command[0][0] for command in pipe.command_stack)
+            return real_execute(*a, **k)
+
+        pipe.execute = execute
+        return pipe
+
+    monkeypatch.setattr(presence.shared_client(), "pipeline", recording_pipeline)
+    presence.mark_absent(5, "table:1")  # the storm's drop ...
+    presence.mark_absent(5, "table:2")
+    presence.mark_present(5, "table:1")  # ... and the reconnect of one of them
+    presence.mark_present(5, presence.LOBBY)
+    presence.mark_present(6, "table:3")
+    presence.mark_absent(6, "table:3")
+    presence.flush()
+
+    assert sorted(sent) == ["EXPIRE", "ZADD", "ZREM", "ZREM"]
+    assert presence.places_of([5, 6]) == {5: ["lobby", "table:1"]}
