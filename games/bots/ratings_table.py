@@ -7,23 +7,23 @@ project's rating maths; the figure shown next to a bot's name.
 from __future__ import annotations
 
 BOT_RATINGS: dict[str, int] = {
-    "random": 1357,
-    "beginner": 1444,
-    "heuristic": 1578,
-    "strong": 1611,
-    "expert": 1646,
+    "random": 1317,
+    "beginner": 1409,
+    "heuristic": 1554,
+    "strong": 1641,
+    "expert": 1672,
 }
 """Level -> rating on the ladder's scale (newcomers start at 1500)."""
 
 BOT_RATING_SIGMAS: dict[str, int] = {
-    "random": 121,
-    "beginner": 116,
-    "heuristic": 116,
-    "strong": 116,
-    "expert": 118,
+    "random": 124,
+    "beginner": 118,
+    "heuristic": 115,
+    "strong": 119,
+    "expert": 122,
 }
 
-POPULATION_MEDIAN = 1509
+POPULATION_MEDIAN = 1510
 MEASURED_ON = "2026-12-02"
 MEASURED_WITH = "python bench/bot_ratings.py --population 60 --warmup 400 --parties 80 --samples 10 --seed 20261202"
-MACHINE_LOAD = "6.03, 5.08, 4.69 / 5.68, 5.10, 4.73"
+MACHINE_LOAD = "2.91, 1.34, 0.55 / 8.01, 3.54, 1.43"
