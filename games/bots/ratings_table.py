@@ -7,23 +7,23 @@ project's rating maths; the figure shown next to a bot's name.
 from __future__ import annotations
 
 BOT_RATINGS: dict[str, int] = {
-    "random": 1317,
-    "beginner": 1409,
-    "heuristic": 1554,
-    "strong": 1641,
-    "expert": 1672,
+    "random": 1374,
+    "beginner": 1484,
+    "heuristic": 1618,
+    "strong": 1676,
+    "expert": 1665,
 }
 """Level -> rating on the ladder's scale (newcomers start at 1500)."""
 
 BOT_RATING_SIGMAS: dict[str, int] = {
     "random": 124,
-    "beginner": 118,
-    "heuristic": 115,
-    "strong": 119,
-    "expert": 122,
+    "beginner": 117,
+    "heuristic": 117,
+    "strong": 121,
+    "expert": 118,
 }
 
-POPULATION_MEDIAN = 1510
+POPULATION_MEDIAN = 1503
 MEASURED_ON = "2026-12-02"
 MEASURED_WITH = "python bench/bot_ratings.py --population 60 --warmup 400 --parties 80 --samples 10 --seed 20261202"
-MACHINE_LOAD = "2.91, 1.34, 0.55 / 8.01, 3.54, 1.43"
+MACHINE_LOAD = "2.94, 4.01, 4.41 / 7.83, 5.79, 5.02"
