@@ -2,10 +2,10 @@
 
 For each decision it deals the unseen cards many times consistently with its view
 (``sampling``), and in every such world plays each legal move followed by a fast rollout in
-which the other seats follow the heuristic plan (``policy``) and the own seat searches its next
-real decision on that world (``lookahead_rollout``), then follows the plan too. The move with
-the lowest average own penalty wins. All candidate moves see the same worlds, so their comparison is not blurred by
-differences between samples.
+which the other seats follow the heuristic plan (``policy``) and the own seat searches its
+next real decision on that world (``lookahead_rollout``), then follows the plan too. The move
+with the lowest average own penalty wins. All candidate moves see the same worlds, so their
+comparison is not blurred by differences between samples.
 """
 
 from __future__ import annotations
@@ -38,8 +38,8 @@ EXPERT_INFERENCE = 1.0
 and bought nothing measurable, see docs/bots.md)."""
 STRONG_LOOKAHEAD = 1
 """Own later decisions searched inside each rollout (0 until December 2026: the plan played
-the own seat's whole continuation; one searched decision gained 9-42 points of the
-clairvoyant's gain at 3-6 players on a held-out seed, see docs/bots.md)."""
+the own seat's whole continuation; one searched decision gained 12-32 points of the
+clairvoyant's gain at 3-6 players on two held-out seeds, see docs/bots.md)."""
 EXPERT_LOOKAHEAD = STRONG_LOOKAHEAD
 EXPERT_SCREEN = 0.0
 EXPERT_READING = True
