@@ -61,14 +61,22 @@ def kind_of(view: SeatView) -> str:
 Decision = tuple[str, int, dict[int, int], dict[int, list[int]], list[float]]
 
 
-def record(players: int, parties: int, seed: int, worlds: int, reading: bool) -> list[Decision]:
+def record(
+    players: int, parties: int, seed: int, worlds: int, reading: bool, lookahead: int = 0
+) -> list[Decision]:
     """Every focal decision: kind, planned move, true values, outcomes per world, weights."""
     decisions: list[Decision] = []
     for number in range(parties):
         focal = number % players
         bots = [make_bot("heuristic", seed=number * 10 + s) for s in range(players)]
         # inference=0 only records each world's consistency weight; choices below are unweighted.
-        strong = StrongBot(number * 10 + focal, samples=worlds, reading=reading, inference=0.0)
+        strong = StrongBot(
+            number * 10 + focal,
+            samples=worlds,
+            reading=reading,
+            inference=0.0,
+            lookahead=lookahead,
+        )
         clairvoyant = ClairvoyantBot(1)
         rng = random.Random(seed * 1_000_003 + number)
         partie = Partie(players, 0)
@@ -151,13 +159,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--worlds", type=int, default=200, help="recorded worlds per decision")
     parser.add_argument("--seed", type=int, default=20261202)
     parser.add_argument("--reading", action="store_true", help="record the expert's worlds")
+    parser.add_argument(
+        "--lookahead",
+        type=int,
+        default=0,
+        help="own decisions searched in the rollouts (0: the figures of docs/bots.md)",
+    )
     args = parser.parse_args(argv)
     if args.worlds < PLAYED_WORLDS:
         parser.error(f"--worlds must be at least {PLAYED_WORLDS}")
     print(f"machine before: {uptime()}")
     started = time.perf_counter()
     for players in (int(p) for p in args.players.split(",")):
-        decisions = record(players, args.parties, args.seed, args.worlds, args.reading)
+        decisions = record(
+            players, args.parties, args.seed, args.worlds, args.reading, args.lookahead
+        )
         print(
             f"\n## {players} players, {args.parties} Parties, seed {args.seed}"
             f"{', reading' if args.reading else ''}: regret per Partie\n"

@@ -7,23 +7,23 @@ project's rating maths; the figure shown next to a bot's name.
 from __future__ import annotations
 
 BOT_RATINGS: dict[str, int] = {
-    "random": 1357,
-    "beginner": 1444,
-    "heuristic": 1578,
-    "strong": 1611,
-    "expert": 1646,
+    "random": 1374,
+    "beginner": 1484,
+    "heuristic": 1618,
+    "strong": 1676,
+    "expert": 1665,
 }
 """Level -> rating on the ladder's scale (newcomers start at 1500)."""
 
 BOT_RATING_SIGMAS: dict[str, int] = {
-    "random": 121,
-    "beginner": 116,
-    "heuristic": 116,
-    "strong": 116,
+    "random": 124,
+    "beginner": 117,
+    "heuristic": 117,
+    "strong": 121,
     "expert": 118,
 }
 
-POPULATION_MEDIAN = 1509
+POPULATION_MEDIAN = 1503
 MEASURED_ON = "2026-12-02"
 MEASURED_WITH = "python bench/bot_ratings.py --population 60 --warmup 400 --parties 80 --samples 10 --seed 20261202"
-MACHINE_LOAD = "6.03, 5.08, 4.69 / 5.68, 5.10, 4.73"
+MACHINE_LOAD = "2.94, 4.01, 4.41 / 7.83, 5.79, 5.02"

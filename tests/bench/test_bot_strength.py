@@ -11,6 +11,7 @@ BENCH_DIR = Path(__file__).resolve().parents[2] / "bench"
 sys.path.insert(0, str(BENCH_DIR))
 
 from bot_strength import (  # noqa: E402
+    comparisons,
     main,
     play_parties,
     share_ci,
@@ -53,3 +54,14 @@ def test_per_contract_table_and_dump(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert "| 3 | no_hearts |" in out
     assert "strong:reading=1 - strong" in out
     assert '"strong:reading=1"' in dump.read_text()
+
+
+def test_variants_are_compared_with_the_first_and_with_their_own_level() -> None:
+    specs = ["strong", "strong:lookahead=1", "expert", "expert:lookahead=1"]
+    assert comparisons(specs) == [
+        ("strong:lookahead=1", "strong"),
+        ("expert", "strong"),
+        ("expert:lookahead=1", "strong"),
+        ("expert:lookahead=1", "expert"),
+    ]
+    assert comparisons(["strong"]) == []
