@@ -63,9 +63,20 @@ def _ours_uncalibrated() -> System:
     return Ours(name="ours-raw", calibrate=False)
 
 
+def _ours_margin_12() -> System:
+    """The rating with its margin scale pinned at 12 points and slope 0.8, whatever the
+    default: the reference for margin-scale variants such as ``ours:margin_scale=32``."""
+    return Ours(elo.Params(margin_scale=12.0, margin_slope=0.8), name="ours-m12")
+
+
 def _ours_before_issue_17() -> System:
-    """The rating as it was before the drift term and the pool calibration (tau 0, scale 1)."""
-    return Ours(elo.Params(tau=0.0, min_sigma=60.0), name="ours-v1", calibrate=False)
+    """The rating before the drift term and the pool calibration (tau 0, scale 1; margin
+    scale 12 and slope 0.8 pinned)."""
+    return Ours(
+        elo.Params(tau=0.0, min_sigma=60.0, margin_scale=12.0, margin_slope=0.8),
+        name="ours-v1",
+        calibrate=False,
+    )
 
 
 # Baselines with their performance spread tuned on the tuning seeds 100-102 (never on the
@@ -82,7 +93,8 @@ def make_system(name: str, mode: str) -> System:
     """A system by name; ``name:key=value:...`` overrides parameters for the tuning grids.
 
     ``ours:tau=20:min_sigma=30:calibrate=0`` sets ``elo.Params`` fields (and the calibration
-    switch), ``trueskill:beta=3`` and ``openskill-PL:beta=3`` multiply the default beta, and
+    switch; ``adapt``, ``adapt_low``, ``adapt_high`` and ``adapt_margin`` set the pool-adapted
+    experiments of ``systems.Ours``), ``trueskill:beta=3`` and ``openskill-PL:beta=3`` multiply the default beta, and
     ``trueskill-tuned`` / ``openskill-PL-tuned`` use ``TUNED_BETA`` for ``mode``.
     """
     base, *options = name.split(":")
@@ -93,8 +105,19 @@ def make_system(name: str, mode: str) -> System:
         base = family
     if base == "ours" and values:
         calibrate = values.pop("calibrate", "1") != "0"
+        adapt = float(values.pop("adapt", "0"))
+        low = float(values.pop("adapt_low", "0.25"))
+        high = float(values.pop("adapt_high", "4"))
+        adapt_margin = float(values.pop("adapt_margin", "0"))
         params = replace(elo.DEFAULT_PARAMS, **{k: float(v) for k, v in values.items()})
-        return Ours(params, name=name, calibrate=calibrate)
+        return Ours(
+            params,
+            name=name,
+            calibrate=calibrate,
+            adapt=adapt,
+            adapt_bounds=(low, high),
+            adapt_margin=adapt_margin,
+        )
     if base == "trueskill" and values:
         return TrueSkill(beta_factor=float(values["beta"]), name=name)
     if base == "openskill-PL" and values:
@@ -114,6 +137,7 @@ SYSTEMS: dict[str, Callable[[], System]] = {
     "ours-no-margin": _ours_without_margin,
     "ours-winner-may-lose": _ours_winner_may_lose,
     "ours-raw": _ours_uncalibrated,
+    "ours-m12": _ours_margin_12,
     "ours-v1": _ours_before_issue_17,
     "trueskill": TrueSkill,
     "openskill-PL": openskill_pl,
@@ -279,7 +303,9 @@ def _ci(differences: list[float]) -> tuple[float, float]:
     return mean, half / math.sqrt(len(differences))
 
 
-def report(title: str, per_seed: list[dict[str, dict]], names: list[str]) -> str:
+def report(
+    title: str, per_seed: list[dict[str, dict]], names: list[str], reference: str = "ours"
+) -> str:
     """Render the summary and the paired ours-minus-each intervals as Markdown tables."""
     lines = [f"### {title} ({len(per_seed)} seeds)", ""]
     header = "| system | acc | log-loss | log-loss cal | T |"
@@ -317,17 +343,17 @@ def report(title: str, per_seed: list[dict[str, dict]], names: list[str]) -> str
         ]
     lines += [
         "",
-        "ours minus each, mean and paired 95% CI over seeds "
+        f"{reference} minus each, mean and paired 95% CI over seeds "
         "(accuracy: higher is better for ours when positive; log-loss: when negative)",
         "",
     ]
     lines += ["| vs | d acc | d log-loss | d log-loss cal | d rho@5 |", "|---|---|---|---|---|"]
     for name in names:
-        if name == "ours":
+        if name == reference:
             continue
         cells = [name]
         for key in ("accuracy", "log_loss", "log_loss_cal", "rho@5"):
-            mean_diff, half = _ci([seed["ours"][key] - seed[name][key] for seed in per_seed])
+            mean_diff, half = _ci([seed[reference][key] - seed[name][key] for seed in per_seed])
             cells.append(f"{mean_diff:+.4f} ± {half:.4f}")
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
@@ -351,6 +377,9 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--systems", default=",".join(SYSTEMS))
     parser.add_argument("--modes", default=",".join(MODES))
+    parser.add_argument(
+        "--reference", default="ours", help="the system the paired differences are taken from"
+    )
     parser.add_argument("--quick", action="store_true", help="3 seeds, 1200 tables")
     args = parser.parse_args()
     if args.quick:
@@ -368,7 +397,7 @@ def main() -> None:
         else:
             results = [run_seed(job) for job in jobs]
         per_seed = [result for _, result in sorted(results, key=lambda r: r[0])]
-        print(report(MODES[mode], per_seed, names), flush=True)
+        print(report(MODES[mode], per_seed, names, args.reference), flush=True)
         print(flush=True)
     print(
         f"total time {time.perf_counter() - started:.0f} s wall, {_cpu_seconds():.0f} s CPU "

@@ -11,6 +11,7 @@ import math
 import sys
 from abc import ABC, abstractmethod
 from collections import deque
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -76,7 +77,13 @@ CALIBRATION_WINDOW = 1000
 
 
 class Ours(System):
-    """The Rosbi rating; with ``calibrate`` its odds use the pool's fitted log-odds scale."""
+    """The Rosbi rating; with ``calibrate`` its odds use the pool's fitted log-odds scale.
+
+    ``adapt`` and ``adapt_margin`` are experiments that were measured and not adopted
+    (docs/ratings.md, "Margin scale 32"): the pool's fitted scale ``s`` also sets how much
+    one Partie teaches, pair weight times ``s ** adapt`` (clamped to ``adapt_bounds``), or the
+    margin scale times ``s ** -adapt_margin`` (clamped to 0.25-4).
+    """
 
     name = "ours"
 
@@ -87,6 +94,9 @@ class Ours(System):
         calibrate: bool = True,
         window: int = CALIBRATION_WINDOW,
         refit_every: int = REFIT_EVERY,
+        adapt: float = 0.0,
+        adapt_bounds: tuple[float, float] = (0.25, 4.0),
+        adapt_margin: float = 0.0,
     ) -> None:
         super().__init__()
         self.params = params
@@ -97,6 +107,10 @@ class Ours(System):
         self.scale = 1.0
         self.observed = 0
         self.history: deque[list[tuple[float, float]]] = deque(maxlen=window)
+        self.adapt = adapt
+        self.adapt_bounds = adapt_bounds
+        self.adapt_margin = adapt_margin
+        self.learning = 1.0  # the pair weight's multiplier under ``adapt``
 
     def fresh(self) -> elo.Rating:
         return elo.new_rating()
@@ -113,9 +127,18 @@ class Ours(System):
         if self.observed % self.refit_every == 0:
             pairs = [pair for table in self.history for pair in table]
             self.scale = elo.fit_scale(pairs, start=self.scale)
+            if self.adapt:
+                low, high = self.adapt_bounds
+                self.learning = min(max(self.scale**self.adapt, low), high)
 
     def compute(self, players: list[int], totals: list[int], now: float) -> list[elo.Rating]:
-        return elo.update([self.rating(p) for p in players], totals, now, self.params)
+        params = self.params
+        if self.learning != 1.0:
+            params = replace(params, pair_weight=params.pair_weight * self.learning)
+        if self.adapt_margin and self.scale != 1.0:
+            margin = params.margin_scale * min(max(self.scale**-self.adapt_margin, 0.25), 4.0)
+            params = replace(params, margin_scale=margin)
+        return elo.update([self.rating(p) for p in players], totals, now, params)
 
     def strength(self, rating: elo.Rating) -> float:
         return rating.mu

@@ -69,3 +69,49 @@ def test_half_recovery_interpolates_and_says_when_it_never_came() -> None:
     assert half_recovery([0.0, 0.2, 0.4, 0.6, 0.8]) == 2.5
     assert half_recovery([0.0, 0.5]) == 1.0
     assert half_recovery([0.0, 0.1, 0.2]) == float("inf")
+
+
+def test_the_rating_before_a_change_keeps_its_old_margin_scale() -> None:
+    """``ours-m12`` and ``ours-v1`` name past ratings; a new default must not change them."""
+    from evaluate import make_system
+
+    assert make_system("ours-m12", "engine").params.margin_scale == 12.0
+    assert make_system("ours-v1", "engine").params.margin_scale == 12.0
+    assert make_system("ours-m12", "engine").params.tau == make_system("ours", "engine").params.tau
+
+
+def test_the_paired_differences_are_taken_from_the_named_reference() -> None:
+    from evaluate import report
+
+    keys = ("accuracy", "log_loss", "log_loss_cal", "temperature", "rho@1", "rho@3", "rho@5")
+    base = dict.fromkeys(keys, 0.5) | {"rho@10": 0.5, "rho@20": 0.5, "ms_per_table": 0.1}
+    base |= {"violations": 0, "probes": 0, "winner_tables": 1, "winner_drops": 0}
+    seeds = [
+        {"a": base | {"accuracy": 0.60 + k / 1000}, "b": base | {"accuracy": 0.58 + k / 1000}}
+        for k in range(3)
+    ]
+    text = report("t", seeds, ["a", "b"], reference="a")
+    assert "a minus each" in text
+    assert "| b | +0.0200 ± 0.0000 |" in text
+
+
+def test_the_adapted_pair_weight_follows_the_pool_scale() -> None:
+    """With ``adapt`` a pool whose favourites keep winning (scale > 1) learns more per Partie."""
+    from evaluate import make_system
+    from systems import Ours
+
+    from ratings import elo
+
+    adapted = make_system("ours:adapt=2:adapt_high=1.5", "normal")
+    assert adapted.adapt == 2.0 and adapted.adapt_bounds == (0.25, 1.5)
+    plain = Ours(refit_every=5)
+    adapted.refit_every = 5
+    for system in (plain, adapted):
+        for p, mu in enumerate((1800.0, 1600.0, 1400.0, 1200.0)):
+            system.state[p] = elo.Rating(mu, 100.0, 50, 0.0)
+        for k in range(20):
+            system.observe([0, 1, 2, 3], [0, 10, 20, 30], float(k))
+    assert adapted.scale > 1.0
+    assert adapted.learning == min(adapted.scale**2, 1.5)
+    gain = [s.compute([0, 1, 2, 3], [30, 20, 10, 0], 20.0)[3].mu for s in (plain, adapted)]
+    assert gain[1] > gain[0] > 1200.0
