@@ -182,9 +182,7 @@ class TableConsumer(_NoConnectionChurn, AsyncJsonWebsocketConsumer):
         self.user_frames = _user_frames.join(self.user.pk)
         query = parse_qs(self.scope.get("query_string", b"").decode())
         invite = query.get("invite", [None])[0]
-        access = await handshake_threads.call(selectors.viewer_access)(
-            self.table_id, self.user, invite
-        )
+        access = await selectors.aviewer_access(self.table_id, self.user, invite)
         if access is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
@@ -229,6 +227,9 @@ class TableConsumer(_NoConnectionChurn, AsyncJsonWebsocketConsumer):
 
     async def replay(self, version: int) -> bool:
         """Send the events after ``version``; False when a snapshot must be sent instead."""
+        if selectors.nothing_missed(version, await selectors.table_version_now(self.table_id)):
+            self.sent_version = max(self.sent_version, version)  # the usual reconnect
+            return True
         messages = await handshake_threads.call(selectors.events_since)(self.table_id, version)
         if messages is None:
             return False

@@ -33,6 +33,7 @@ from games.models import (
     table_group_name,
 )
 from games.outcomes import PartieOutcome, SeatOutcome, final_places
+from rosbi_platform import async_db
 from rosbi_platform.friends import selectors as friends
 
 MAX_REPLAY_EVENTS = 200
@@ -127,6 +128,18 @@ def viewer_access(table_id: int, user: Any, invite: str | None) -> ViewerAccess 
     with connection.cursor() as cursor:
         cursor.execute(_viewer_access_sql(), {"table": table_id, "user": user.pk})
         row = cursor.fetchone()
+    return _viewer_access_from_row(table_id, invite, row)
+
+
+async def aviewer_access(table_id: int, user: Any, invite: str | None) -> ViewerAccess | None:
+    """`viewer_access` on the event loop (`rosbi_platform.async_db`): the handshake's read."""
+    row = await async_db.fetch_one(_viewer_access_sql(), {"table": table_id, "user": user.pk})
+    return _viewer_access_from_row(table_id, invite, row)
+
+
+def _viewer_access_from_row(
+    table_id: int, invite: str | None, row: tuple | None
+) -> ViewerAccess | None:
     if row is None:
         return None
     public, invite_code, seat, look, invited = row
@@ -381,7 +394,22 @@ def events_since(table_id: int, version: int) -> list[dict[str, Any]] | None:
     with connection.cursor() as cursor:  # the usual reconnect asks only this: kept cheap
         cursor.execute(_table_version_sql(), [table_id])
         found = cursor.fetchone()
-    current = found[0] if found else None
+    return _events_after(table_id, version, found[0] if found else None)
+
+
+async def table_version_now(table_id: int) -> int | None:
+    """The table's version on the event loop (`rosbi_platform.async_db`), None if no table:
+    a reconnect that missed nothing needs no more (`events_since` answers the rest)."""
+    found = await async_db.fetch_one(_table_version_sql(), [table_id])
+    return found[0] if found else None
+
+
+def nothing_missed(version: int, current: int | None) -> bool:
+    """Whether a client at ``version`` is up to date with a table at ``current``."""
+    return current is not None and version == current
+
+
+def _events_after(table_id: int, version: int, current: int | None) -> list[dict[str, Any]] | None:
     if current is None or version < 0 or version > current:
         return None
     if current - version > MAX_REPLAY_EVENTS:

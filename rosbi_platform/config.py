@@ -23,6 +23,7 @@ MIN_SECRET_KEY_LENGTH = 50
 EMBEDDED_REDIS_SOCKET_NAME = "redis.sock"
 EMBEDDED_POSTGRES_DIR_NAME = "postgres"
 DEFAULT_POOL_SIZE = 10
+DEFAULT_ASYNC_POOL_SIZE = 2
 DEFAULT_ANONYMOUS_PAGE_RATE = "60/m"
 POOL_TIMEOUT_SECONDS = 10
 # Django's PostgreSQL backend with Rosbi's pool check (rosbi_platform/postgresql/base.py).
@@ -42,6 +43,8 @@ ENVIRONMENT_VARIABLES: dict[str, str] = {
     "CSRF_TRUSTED_ORIGINS": "comma-separated origins (scheme://host) allowed to POST",
     "DATABASE_URL": "PostgreSQL 15+ URL; default (DEBUG only) the embedded PostgreSQL in var/",
     "DATABASE_POOL_SIZE": "most database connections one process holds (default 10)",
+    "DATABASE_ASYNC_POOL_SIZE": "most connections a process's event loop adds for websocket "
+    "handshake reads (default 2; a process holds at most the two sizes together)",
     "REDIS_URL": "Redis URL for channels, Celery broker and results; default embedded Redis",
     "EMAIL_URL": "smtp://user:pass@host:587/?tls=true (or smtps://, console://)",
     "EMAIL_HOST": "SMTP host when EMAIL_URL is not used",
@@ -295,9 +298,18 @@ def load_config(env: Mapping[str, str], base_dir: Path) -> Config:
             "with DEBUG=false point DATABASE_URL at a PostgreSQL 15+ server, e.g. "
             "postgres://rosbi:password@postgres:5432/rosbi."
         )
+    async_pool_size = parse_int(
+        "DATABASE_ASYNC_POOL_SIZE", env.get("DATABASE_ASYNC_POOL_SIZE"), DEFAULT_ASYNC_POOL_SIZE
+    )
+    if async_pool_size < 1:
+        raise ImproperlyConfigured(
+            f"DATABASE_ASYNC_POOL_SIZE must be at least 1, got {async_pool_size}."
+        )
     pooled = pooled_connection_options(pool_size)
     database["OPTIONS"] = {**database.get("OPTIONS", {}), **pooled.pop("OPTIONS")}
     database.update(pooled)
+    # Read by rosbi_platform.async_db (Django ignores keys it does not know).
+    database["ASYNC_POOL_SIZE"] = async_pool_size
 
     redis_url = env.get("REDIS_URL", "").strip()
     embedded_socket: Path | None = None

@@ -67,6 +67,10 @@ class ThreadGroup:
 
 
 def close_thread_connections(timeout: float = 30) -> None:
-    """For tests, before PostgreSQL drops their database: close what every group keeps."""
+    """For tests, before PostgreSQL drops their database: close what every group keeps, and
+    the event loops' connections (`rosbi_platform.async_db`)."""
+    from rosbi_platform import async_db
+
     for group in _groups:
         group.close_connections(timeout)
+    async_db.close_all()

@@ -60,13 +60,31 @@ def user_with_profile(user_id: Any, db_alias: str = "default") -> Any:
         pk = User._meta.pk.to_python(user_id)
     except Exception:  # noqa: BLE001 - a malformed id in a session is no user, as in Django
         return None
-    sql, parts = _user_statement()
+    sql, _parts = _user_statement()
     with connections[db_alias].cursor() as cursor:
         cursor.execute(sql, [pk])
         row = cursor.fetchone()
+    return user_from_row(row, db_alias)
+
+
+async def auser_with_profile(user_id: Any, db_alias: str = "default") -> Any:
+    """`user_with_profile` on the event loop (`rosbi_platform.async_db`, the default database)."""
+    from rosbi_platform import async_db
+    from rosbi_platform.accounts.models import User
+
+    try:
+        pk = User._meta.pk.to_python(user_id)
+    except Exception:  # noqa: BLE001 - as above
+        return None
+    sql, _parts = _user_statement()
+    return user_from_row(await async_db.fetch_one(sql, [pk]), db_alias)
+
+
+def user_from_row(row: tuple | None, db_alias: str = "default") -> Any:
+    """The user (and profile) of one row of the user statement; None for no row."""
     if row is None:
         return None
-    user, profile = instances(row, parts, db_alias)
+    user, profile = instances(row, _user_statement()[1], db_alias)
     if profile is not None:
         user.profile = profile
     return user

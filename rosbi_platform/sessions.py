@@ -23,16 +23,35 @@ class SessionStore(db.SessionStore):
         model = self.model
         alias = router.db_for_read(model)
         with connections[alias].cursor() as cursor:
-            cursor.execute(_load_sql(alias), [self.session_key, timezone.now()])
+            cursor.execute(session_row_sql(alias), [self.session_key, timezone.now()])
             row = cursor.fetchone()
         if row is None:  # unknown or expired: Django's store forgets the key the same way
             self._session_key = None
             return None
         return model.from_db(alias, ["session_key", "session_data", "expire_date"], row)
 
+    async def aprime(self) -> None:
+        """Load the session on the event loop (``async_db``), so that reading it needs no
+        query: the websocket handshake's read. The row, the expiry rule and the decoding are
+        ``load``'s, and an unknown or expired key is forgotten the same way."""
+        from rosbi_platform import async_db
+
+        if self.session_key is None:
+            self._session_cache = {}
+            return
+        row = await async_db.fetch_one(
+            session_row_sql("default"), [self.session_key, timezone.now()]
+        )
+        if row is None:
+            self._session_key = None
+            self._session_cache = {}
+            return
+        self._session_cache = self.decode(row[1])
+
 
 @functools.cache
-def _load_sql(alias: str) -> str:
+def session_row_sql(alias: str) -> str:
+    """The unexpired session row by key: ``session_key, session_data, expire_date``."""
     from django.contrib.sessions.models import Session
 
     quote = connections[alias].ops.quote_name

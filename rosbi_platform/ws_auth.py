@@ -12,8 +12,9 @@ visitor's cookie. A program (a bot) sends no ``Origin`` and no cookie but
 
 Channels' ``AuthMiddleware`` resolves the session's user (a session query and a user query)
 on the worker's one shared sync thread, so every handshake queues behind every other one.
-The same lookup (`channels.auth.get_user`) runs here on a `ThreadGroup` of its own, and the
-token lookup too.
+Here the usual case (a valid signed-in session) is read on the event loop itself
+(`rosbi_platform.async_db`, no thread hop); anything unusual goes to Channels' own lookup
+(`channels.auth.get_user`) on a `ThreadGroup` of its own, as does the token lookup.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import Any
 from channels.auth import AuthMiddleware, get_user
 from channels.security.websocket import AllowedHostsOriginValidator, WebsocketDenier
 from channels.sessions import CookieMiddleware, SessionMiddleware
+from django.conf import settings
 
 from rosbi_platform.accounts.models import AccessToken
 from rosbi_platform.accounts.tokens import authenticate_token
@@ -80,12 +82,53 @@ class TokenOrOriginMiddleware:
 
 
 class ThreadedAuthMiddleware(AuthMiddleware):
-    """Channels' session user lookup on `auth_threads`; a token's user is kept as it is."""
+    """The session's user, read on the event loop (`session_user_on_loop`) in the usual case
+    and by Channels' own lookup on `auth_threads` otherwise; a token's user is kept."""
 
     async def resolve_scope(self, scope: dict[str, Any]) -> None:
         if scope.get("auth_token") is not None:
             return
-        scope["user"]._wrapped = await _get_user(scope)
+        user = await session_user_on_loop(scope["session"])
+        if user is None:
+            user = await _get_user(scope)
+        scope["user"]._wrapped = user
+
+
+async def session_user_on_loop(session: Any) -> Any:
+    """The user a signed-in session names, read without a thread hop (`async_db`): the
+    session row, then the user with the profile. None whenever anything is unusual (no such
+    row or user, another backend, an inactive user, a session hash that does not match):
+    Channels' ``get_user`` then decides as before, and flushes a stale session."""
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.auth.models import AnonymousUser
+    from django.utils.crypto import constant_time_compare
+
+    from rosbi_platform.accounts.backends import ModelBackend
+    from rosbi_platform.accounts.models import User
+    from rosbi_platform.prepared import auser_with_profile
+
+    if not hasattr(session, "aprime"):  # another SESSION_ENGINE: Channels' lookup
+        return None
+    if session.session_key is None:
+        return AnonymousUser()
+    await session.aprime()
+    try:
+        user_id = session[SESSION_KEY]
+        backend_path = session[BACKEND_SESSION_KEY]
+    except KeyError:
+        return None
+    if backend_path != _MODEL_BACKEND or backend_path not in settings.AUTHENTICATION_BACKENDS:
+        return None
+    user = await auser_with_profile(user_id)
+    if not isinstance(user, User) or not ModelBackend().user_can_authenticate(user):
+        return None
+    session_hash = session.get(HASH_SESSION_KEY)
+    if not (session_hash and constant_time_compare(session_hash, user.get_session_auth_hash())):
+        return None
+    return user
+
+
+_MODEL_BACKEND = "rosbi_platform.accounts.backends.ModelBackend"
 
 
 def auth_middleware_stack(inner: Any) -> Any:

@@ -106,6 +106,14 @@ def test_database_connections_are_a_bounded_pool(tmp_path):
     assert database["OPTIONS"]["sslmode"] == "require", "URL options survive beside the pool"
     with pytest.raises(ImproperlyConfigured, match="DATABASE_POOL_SIZE"):
         load_config({**env, "DATABASE_POOL_SIZE": "0"}, tmp_path)
+    # The event loop's own connections for the handshake's reads (rosbi_platform/async_db.py).
+    assert database["ASYNC_POOL_SIZE"] == 2
+    assert (
+        load_config({**env, "DATABASE_ASYNC_POOL_SIZE": "3"}, tmp_path).database["ASYNC_POOL_SIZE"]
+        == 3
+    )
+    with pytest.raises(ImproperlyConfigured, match="DATABASE_ASYNC_POOL_SIZE"):
+        load_config({**env, "DATABASE_ASYNC_POOL_SIZE": "0"}, tmp_path)
 
 
 def test_only_postgresql_is_accepted(tmp_path):
