@@ -79,6 +79,18 @@ def private_celery_queue(request: pytest.FixtureRequest):
     celery_app.conf.task_default_queue = previous
 
 
+@pytest.fixture(autouse=True)
+def event_loop_connections_closed(request: pytest.FixtureRequest):
+    """Websocket tests read on their event loop's own connections (rosbi_platform/async_db.py);
+    each test has a loop of its own, so close them after it: left open they add up over the
+    run and keep PostgreSQL from dropping the test database at the end."""
+    yield
+    if django_is_active(request.config):
+        from rosbi_platform import async_db
+
+        async_db.close_all()
+
+
 @pytest.fixture
 def celery_worker(redis_url: str):
     """A real Celery worker running in this process (solo pool) on the configured broker."""
