@@ -414,8 +414,8 @@ def _events_after(table_id: int, version: int, current: int | None) -> list[dict
         return None
     if current - version > MAX_REPLAY_EVENTS:
         return None
-    if current == version:
-        return []  # nothing missed: the usual reconnect
+    if nothing_missed(version, current):
+        return []  # the usual reconnect
     events = TableEvent.objects.filter(table_id=table_id, version__gt=version).order_by("version")
     messages = [e.as_message() for e in events]
     if any(is_outdated(m["event"]) for m in messages):

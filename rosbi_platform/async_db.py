@@ -51,24 +51,25 @@ class _LoopConnections:
     async def fetch_one(self, sql: str, params: Sequence[Any] | dict[str, Any]) -> tuple | None:
         async with self.slots:
             connection = self.idle.pop() if self.idle else None
-            for attempt in (1, 2):
-                if connection is None or connection.closed:
-                    connection = await self.connect()
-                try:
-                    cursor = await connection.execute(sql, params)
-                    row = await cursor.fetchone()
-                except psycopg.OperationalError:
-                    await _discard(connection)
-                    connection = None
-                    if attempt == 2:
-                        raise
-                    continue
-                except BaseException:
-                    await _discard(connection)
-                    raise
-                self.idle.append(connection)
-                return row
-        raise AssertionError("unreachable")  # pragma: no cover
+            if connection is None or connection.closed:
+                connection = await self.connect()
+            try:
+                return await self._read(connection, sql, params)
+            except psycopg.OperationalError:  # it died (a PostgreSQL restart): once more
+                return await self._read(await self.connect(), sql, params)
+
+    async def _read(
+        self, connection: psycopg.AsyncConnection, sql: str, params: Sequence[Any] | dict[str, Any]
+    ) -> tuple | None:
+        """One read on ``connection``: kept for reuse if it answered, thrown away if not."""
+        try:
+            cursor = await connection.execute(sql, params)
+            row = await cursor.fetchone()
+        except BaseException:
+            await _discard(connection)
+            raise
+        self.idle.append(connection)
+        return row
 
     def close(self) -> None:
         """Close every connection now (without the loop, which may be gone)."""

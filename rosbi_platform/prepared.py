@@ -54,11 +54,8 @@ def instances(row: tuple, parts: list[Part], db_alias: str) -> list[Any]:
 def user_with_profile(user_id: Any, db_alias: str = "default") -> Any:
     """The user with this primary key, its profile attached when it has one; None when there
     is no such user."""
-    from rosbi_platform.accounts.models import User
-
-    try:
-        pk = User._meta.pk.to_python(user_id)
-    except Exception:  # noqa: BLE001 - a malformed id in a session is no user, as in Django
+    pk = _user_pk(user_id)
+    if pk is None:
         return None
     sql, _parts = _user_statement()
     with connections[db_alias].cursor() as cursor:
@@ -70,14 +67,22 @@ def user_with_profile(user_id: Any, db_alias: str = "default") -> Any:
 async def auser_with_profile(user_id: Any, db_alias: str = "default") -> Any:
     """`user_with_profile` on the event loop (`rosbi_platform.async_db`, the default database)."""
     from rosbi_platform import async_db
-    from rosbi_platform.accounts.models import User
 
-    try:
-        pk = User._meta.pk.to_python(user_id)
-    except Exception:  # noqa: BLE001 - as above
+    pk = _user_pk(user_id)
+    if pk is None:
         return None
     sql, _parts = _user_statement()
     return user_from_row(await async_db.fetch_one(sql, [pk]), db_alias)
+
+
+def _user_pk(user_id: Any) -> Any:
+    """The primary key a session or token names, or None when it is malformed."""
+    from rosbi_platform.accounts.models import User
+
+    try:
+        return User._meta.pk.to_python(user_id)
+    except Exception:  # noqa: BLE001 - a malformed id in a session is no user, as in Django
+        return None
 
 
 def user_from_row(row: tuple | None, db_alias: str = "default") -> Any:

@@ -117,7 +117,8 @@ async def session_user_on_loop(session: Any) -> Any:
         backend_path = session[BACKEND_SESSION_KEY]
     except KeyError:
         return None
-    if backend_path != _MODEL_BACKEND or backend_path not in settings.AUTHENTICATION_BACKENDS:
+    ours = f"{ModelBackend.__module__}.{ModelBackend.__qualname__}"
+    if backend_path != ours or backend_path not in settings.AUTHENTICATION_BACKENDS:
         return None
     user = await auser_with_profile(user_id)
     if not isinstance(user, User) or not ModelBackend().user_can_authenticate(user):
@@ -126,9 +127,6 @@ async def session_user_on_loop(session: Any) -> Any:
     if not (session_hash and constant_time_compare(session_hash, user.get_session_auth_hash())):
         return None
     return user
-
-
-_MODEL_BACKEND = "rosbi_platform.accounts.backends.ModelBackend"
 
 
 def auth_middleware_stack(inner: Any) -> Any:

@@ -293,3 +293,16 @@ def choose_layout(players: int, hand: int, legal: int, unplayed: int) -> int:
             best_score = score
             best_card = card
     return best_card
+
+
+def choose_planned(
+    cid: int, players: int, hand: int, legal: int, trick: list[int], unplayed: int, total: int
+) -> int:
+    """The plan's move for a seat holding ``hand`` with a real choice among ``legal``, in any
+    contract (``total``: the Hundred's running total). The innermost rollout loop
+    (``strong.heuristic_rollout``) keeps this dispatch inline: a call per card is its cost."""
+    if cid < HUNDRED:
+        return choose_trick(cid, players, hand, legal, trick, unplayed)
+    if cid == HUNDRED:
+        return choose_hundred(hand, total)
+    return choose_layout(players, hand, legal, unplayed)

@@ -19,7 +19,15 @@ from games.engine.partie import play_out_randomly
 
 from .base import CONTRACT_IDS, SeededBot, legal_mask, move_for, single_move, unplayed_mask
 from .heuristic import heuristic_index
-from .policy import COSTS, HUNDRED, bits, choose_hundred, choose_layout, choose_trick
+from .policy import (
+    COSTS,
+    HUNDRED,
+    bits,
+    choose_hundred,
+    choose_layout,
+    choose_planned,
+    choose_trick,
+)
 from .reading import plan_reveals
 from .sampling import Knowledge, initial_masks, knowledge_from_view, sample_from, tightened
 
@@ -110,12 +118,9 @@ def lookahead_rollout(
         if not legal & (legal - 1):
             index = (legal & -legal).bit_length() - 1
         else:
-            if trick_game:
-                index = choose_trick(cid, players, hands[turn], legal, trick, unplayed)
-            elif cid == HUNDRED:
-                index = choose_hundred(hands[turn], deal.hundred_total)
-            else:
-                index = choose_layout(players, hands[turn], legal, unplayed)
+            index = choose_planned(
+                cid, players, hands[turn], legal, trick, unplayed, deal.hundred_total
+            )
             if turn == seat:
                 depth -= 1
                 index = _best_on_world(deal, cid, hands, trick, unplayed, seat, legal, index)
@@ -196,12 +201,9 @@ def replay_likelihood(
         if who != seat:
             legal = legal_mask_of()
             if legal & (legal - 1):
-                if trick_game:
-                    planned = choose_trick(cid, players, hands[who], legal, trick, unplayed)
-                elif cid == HUNDRED:
-                    planned = choose_hundred(hands[who], world.hundred_total)
-                else:
-                    planned = choose_layout(players, hands[who], legal, unplayed)
+                planned = choose_planned(
+                    cid, players, hands[who], legal, trick, unplayed, world.hundred_total
+                )
                 if planned != index:
                     weight *= epsilon
         world.play_index(index)
