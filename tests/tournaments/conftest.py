@@ -18,9 +18,11 @@ def eager_celery(settings, instant_bots):
     """Celery tasks run in-process right after the commit that queued them."""
     from rosbi_platform import celery_app
 
+    # Read what to restore before changing the settings: Celery's conf loads them lazily, and
+    # read afterwards it would restore "propagate" for every later test of the session.
+    previous = (celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates)
     settings.CELERY_TASK_ALWAYS_EAGER = True
     settings.CELERY_TASK_EAGER_PROPAGATES = True
-    previous = (celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates)
     celery_app.conf.task_always_eager = True
     celery_app.conf.task_eager_propagates = True
     yield
