@@ -31,8 +31,8 @@ BOT_LEVELS: dict[str, str] = {
     "random": "Random (plays any legal card)",
     "beginner": "Beginner (knows the rules, not the tactics)",
     "heuristic": "Club player (a sound plan for every contract)",
-    "strong": "Strong (thinks through many possible deals)",
-    "expert": "Expert (also reads the others' play)",
+    "strong": "Strong (thinks through many possible deals, reading the others' play)",
+    "expert": "Expert (also searches further ahead in each of them)",
 }
 """Level keys in increasing strength with English labels for the user interface."""
 

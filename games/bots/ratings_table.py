@@ -7,23 +7,23 @@ project's rating maths; the figure shown next to a bot's name.
 from __future__ import annotations
 
 BOT_RATINGS: dict[str, int] = {
-    "random": 1374,
-    "beginner": 1484,
-    "heuristic": 1618,
-    "strong": 1676,
-    "expert": 1665,
+    "random": 1332,
+    "beginner": 1482,
+    "heuristic": 1569,
+    "strong": 1684,
+    "expert": 1691,
 }
 """Level -> rating on the ladder's scale (newcomers start at 1500)."""
 
 BOT_RATING_SIGMAS: dict[str, int] = {
-    "random": 124,
-    "beginner": 117,
-    "heuristic": 117,
-    "strong": 121,
-    "expert": 118,
+    "random": 211,
+    "beginner": 204,
+    "heuristic": 204,
+    "strong": 207,
+    "expert": 206,
 }
 
-POPULATION_MEDIAN = 1503
+POPULATION_MEDIAN = 1512
 MEASURED_ON = "2026-12-02"
 MEASURED_WITH = "python bench/bot_ratings.py --population 60 --warmup 400 --parties 80 --samples 10 --seed 20261202"
-MACHINE_LOAD = "2.94, 4.01, 4.41 / 7.83, 5.79, 5.02"
+MACHINE_LOAD = "1.52, 2.12, 1.80 / 2.10, 2.20, 1.84"

@@ -101,3 +101,12 @@ def test_a_lookahead_bot_is_legal_and_deterministic_for_a_seed() -> None:
 def test_lookahead_must_not_be_negative() -> None:
     with pytest.raises(ValueError, match="lookahead"):
         StrongBot(1, samples=2, lookahead=-1)
+
+
+def test_the_levels_differ_in_how_far_their_rollouts_search() -> None:
+    """Both search levels read the table; the expert searches two own decisions per rollout,
+    the strong bot one (docs/bots.md, "The levels since December 2026")."""
+    strong, expert = make_bot("strong", seed=1), make_bot("expert", seed=1)
+    assert (strong.reading, strong.lookahead) == (True, 1)
+    assert (expert.reading, expert.lookahead) == (True, 2)
+    assert strong.time_limit == expert.time_limit == 0.2

@@ -201,7 +201,9 @@ class _Spy(ExpertBot):
         return hands
 
 
-def test_the_expert_deals_only_worlds_that_agree_with_the_reading() -> None:
+def test_the_search_levels_deal_only_worlds_that_agree_with_the_reading() -> None:
+    """Both search levels read the table (the strong bot since December 2026); without
+    ``reading`` the worlds follow the plain constraints only."""
     deal = random_deal(5, Contract.NO_HEARTS, random.Random(11))
     for _ in range(24):
         deal.play_index(heuristic_index(deal.view_for(deal.turn)))
@@ -209,9 +211,10 @@ def test_the_expert_deals_only_worlds_that_agree_with_the_reading() -> None:
     expert = _Spy(2, samples=6)
     expert.worlds = []
     strong = make_bot("strong", seed=2, samples=6)
-    expert.choose(view)
-    strong.choose(view)
-    assert expert.last_read and not strong.last_read
+    unread = make_bot("strong", seed=2, samples=6, reading=False)
+    for bot in (expert, strong, unread):
+        bot.choose(view)
+    assert expert.last_read and strong.last_read and not unread.last_read
     excluded = plan_reveals(view)
     assert any(excluded)
     assert len(expert.worlds) == 6
