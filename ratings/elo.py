@@ -27,42 +27,56 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+# The version of the rating rules: raised whenever a change of the formulas or constants
+# changes what a history's ratings are. A pool whose stored ratings were computed under
+# another version is recomputed from its history, once, on its next update
+# (``ratings.updates``). 1: margin scale 12, Elo's 400 (until December 2026); 2: margin scale
+# 32 in units 1.8 times larger.
+MODEL_VERSION = 2
+
 INITIAL_MU = 1500.0
-INITIAL_SIGMA = 350.0
-# Skill drift per Partie (Elo points): before every update sigma^2 grows by TAU^2, so an
+# Every constant in rating points below is 1.8 times its value before December 2026
+# (``rescaled``): the margin scale then grew from 12 to 32 points, which alone would have
+# drawn the ladder 45 % closer together; in units 1.8 times larger it keeps its spread while
+# every prediction is that of the margin-32 model (docs/ratings.md, "Margin scale 32").
+INITIAL_SIGMA = 630.0
+# Skill drift per Partie (rating points): before every update sigma^2 grows by TAU^2, so an
 # established player's sigma settles where a Partie still moves the rating enough to follow a
 # real change of form (docs/ratings.md, "Reacting to change").
-TAU = 20.0
+TAU = 36.0
 # Floor for sigma: a guard only; with TAU the settled sigma sits above it.
-MIN_SIGMA = 60.0
+MIN_SIGMA = 108.0
 # Ratings with sigma above this are provisional and displayed with "?". Above the sigma a
-# regular settles at with the drift TAU (104-117 at tables of 6 down to 3), so regulars are
+# regular settles at with the drift TAU (187-211 at tables of 6 down to 3), so regulars are
 # established; a newcomer gets below it after about 25 Parties.
-PROVISIONAL_SIGMA = 130.0
+PROVISIONAL_SIGMA = 234.0
 # Inactivity: sigma^2 grows by INACTIVITY_C^2 per day without a Partie (capped at
 # INITIAL_SIGMA); from a settled sigma back to provisional takes about half a year.
-INACTIVITY_C = 5.0
+INACTIVITY_C = 9.0
 SECONDS_PER_DAY = 86400.0
-# Largest change of mu one Partie may cause (Elo points).
-MAX_CHANGE = 100.0
+# Largest change of mu one Partie may cause (rating points).
+MAX_CHANGE = 180.0
 # Weight of each head-to-head pair: PAIR_WEIGHT / (n - 1) ** PAIR_EXPONENT.
 PAIR_WEIGHT = 0.2
 PAIR_EXPONENT = 0.5
 # Score-margin term: share of the pair score given by the margin, its scale in penalty
-# points, and how much of a win-probability edge the margin term shows on average.
+# points (12 until December 2026: the score saturated within one typical margin), and how
+# much of a win-probability edge the margin term shows on average.
 MARGIN_WEIGHT = 1.0
-MARGIN_SCALE = 12.0
+MARGIN_SCALE = 32.0
 MARGIN_SLOPE = 0.8
 # A player with the lowest total alone (a unique winner) never loses rating: the margin-only
 # score can otherwise take points from a favourite who wins by little (docs/ratings.md).
 WINNER_NEVER_LOSES = True
+# Rating points of a difference that gives 10:1 odds before uncertainty and calibration
+# (classic Elo's 400, times the 1.8 above).
+UNIT = 720.0
 
 # Calibration of the odds (``fit_scale``): the bounds of the log-odds multiplier and the
 # prior's weight in curvature units (about 25 informative pairs' worth).
 CALIBRATION_BOUNDS = (0.25, 4.0)
 CALIBRATION_PRIOR_WEIGHT = 2.0
 
-_Q = math.log(10.0) / 400.0
 _LN10 = math.log(10.0)
 
 
@@ -91,9 +105,30 @@ class Params:
     margin_slope: float = MARGIN_SLOPE
     winner_never_loses: bool = WINNER_NEVER_LOSES
     tau: float = TAU
+    unit: float = UNIT
 
 
 DEFAULT_PARAMS = Params()
+
+
+def rescaled(params: Params, factor: float) -> Params:
+    """The same rating in units ``factor`` times larger: every rating-point constant scaled.
+
+    ``mu - INITIAL_MU`` and ``sigma`` of the rescaled model are ``factor`` times those of
+    ``params`` after the same Parties, and every prediction is the same, so the odds, the
+    calibration and the reaction to change are untouched; only the numbers players see
+    spread wider. It is how the ladder keeps its spread when the margin scale changes
+    (docs/ratings.md, "Margin scale 32").
+    """
+    return replace(
+        params,
+        initial_sigma=params.initial_sigma * factor,
+        min_sigma=params.min_sigma * factor,
+        inactivity_c=params.inactivity_c * factor,
+        max_change=params.max_change * factor,
+        tau=params.tau * factor,
+        unit=params.unit * factor,
+    )
 
 
 def new_rating() -> Rating:
@@ -160,13 +195,14 @@ def settled_sigma(n: int = 4, params: Params = DEFAULT_PARAMS) -> float:
     ``tau`` adds exactly what a Partie teaches. The floor when there is no drift.
     """
     pair_weight = params.pair_weight / (n - 1) ** params.pair_exponent
+    q = _LN10 / params.unit
     sigma = params.initial_sigma
     for _ in range(1000):
         widened = min(math.hypot(sigma, params.tau), params.initial_sigma)
-        information = (n - 1) * _g(widened) ** 2 * 0.25
+        information = (n - 1) * _g(widened, q) ** 2 * 0.25
         new = max(
             params.min_sigma,
-            math.sqrt(1.0 / (1.0 / widened**2 + _Q * _Q * pair_weight * information)),
+            math.sqrt(1.0 / (1.0 / widened**2 + q * q * pair_weight * information)),
         )
         if abs(new - sigma) < 1e-9:
             return new
@@ -174,31 +210,38 @@ def settled_sigma(n: int = 4, params: Params = DEFAULT_PARAMS) -> float:
     return sigma
 
 
-def _g(sigma: float) -> float:
-    """Glicko's attenuation: an uncertain opponent tells less, and predictions flatten."""
-    return 1.0 / math.sqrt(1.0 + 3.0 * (_Q * sigma) ** 2 / math.pi**2)
+def _g(sigma: float, q: float) -> float:
+    """Glicko's attenuation: an uncertain opponent tells less, and predictions flatten.
+
+    ``q`` is ln(10) / ``Params.unit``."""
+    return 1.0 / math.sqrt(1.0 + 3.0 * (q * sigma) ** 2 / math.pi**2)
 
 
-def _expected(mu: float, other_mu: float, combined_sigma: float, scale: float = 1.0) -> float:
+def _expected(
+    mu: float, other_mu: float, combined_sigma: float, scale: float, unit: float
+) -> float:
     """Elo expectation with the rating difference attenuated by uncertainty."""
-    exponent = -scale * _g(combined_sigma) * (mu - other_mu) / 400.0
+    exponent = -scale * _g(combined_sigma, _LN10 / unit) * (mu - other_mu) / unit
     exponent = max(-300.0, min(300.0, exponent))
     return 1.0 / (1.0 + 10.0**exponent)
 
 
-def win_probability(a: Rating, b: Rating, scale: float = 1.0) -> float:
+def win_probability(
+    a: Rating, b: Rating, scale: float = 1.0, params: Params = DEFAULT_PARAMS
+) -> float:
     """P(a finishes ahead of b), a draw counting as half for each.
 
     Both players' uncertainty widens the prediction, as in Glicko's expected score for
     a game between two rated players, so p(a, b) + p(b, a) = 1 exactly. ``scale`` multiplies
     the log-odds: the pool's calibration (``fit_scale``), 1 for the bare model.
     """
-    return _expected(a.mu, b.mu, math.hypot(a.sigma, b.sigma), scale)
+    return _expected(a.mu, b.mu, math.hypot(a.sigma, b.sigma), scale, params.unit)
 
 
-def raw_log_odds(a: Rating, b: Rating) -> float:
+def raw_log_odds(a: Rating, b: Rating, params: Params = DEFAULT_PARAMS) -> float:
     """ln(p / (1 - p)) of ``win_probability(a, b)`` at scale 1: what calibration multiplies."""
-    return _LN10 * _g(math.hypot(a.sigma, b.sigma)) * (a.mu - b.mu) / 400.0
+    g = _g(math.hypot(a.sigma, b.sigma), _LN10 / params.unit)
+    return _LN10 * g * (a.mu - b.mu) / params.unit
 
 
 def predict(
@@ -221,13 +264,16 @@ def predict(
     _check_ratings(players)
     _check_scale(scale)
     sigmas = [_widened_sigma(p, now, params) for p in players]
+    unit = params.unit
     n = len(players)
     matrix = [[0.5] * n for _ in range(n)]
     for i in range(n):
         row = matrix[i]
         for j in range(i + 1, n):
             # win_probability of the widened ratings, without building them.
-            p = _expected(players[i].mu, players[j].mu, math.hypot(sigmas[i], sigmas[j]), scale)
+            p = _expected(
+                players[i].mu, players[j].mu, math.hypot(sigmas[i], sigmas[j]), scale, unit
+            )
             row[j] = p
             matrix[j][i] = 1.0 - p
     return matrix
@@ -253,7 +299,7 @@ def table_pairs(
     for i in range(len(current)):
         for j in range(i + 1, len(current)):
             outcome = 1.0 if totals[i] < totals[j] else 0.0 if totals[i] > totals[j] else 0.5
-            pairs.append((raw_log_odds(current[i], current[j]), outcome))
+            pairs.append((raw_log_odds(current[i], current[j], params), outcome))
     return pairs
 
 
@@ -366,6 +412,8 @@ def update_values(
     sqrt = math.sqrt
     # Inactivity (inflate_for_inactivity) and attenuation (_g) per player.
     initial_sigma = params.initial_sigma
+    unit = params.unit
+    q = _LN10 / unit
     growth = params.inactivity_c**2
     tau_squared = params.tau**2
     sigmas = []
@@ -386,7 +434,7 @@ def update_values(
                 grown = sigma
             sigma = initial_sigma if initial_sigma < grown else grown
         sigmas.append(sigma)
-        g = 1.0 / sqrt(1.0 + 3.0 * (_Q * sigma) ** 2 / _PI_SQUARED)
+        g = 1.0 / sqrt(1.0 + 3.0 * (q * sigma) ** 2 / _PI_SQUARED)
         others.append((p[0], -g, g, g * g))
     # Head-to-head scores minus 1/2 (pair_score), only the upper triangle computed.
     scores = _score_table(params)
@@ -406,7 +454,7 @@ def update_values(
     pair_weight = params.pair_weight / (n - 1) ** params.pair_exponent
     slope = (1.0 - params.margin_weight) + params.margin_weight * params.margin_slope
     winner = unique_winner(totals) if params.winner_never_loses else None
-    info_weight = _Q * _Q * pair_weight
+    info_weight = q * q * pair_weight
     max_change = params.max_change
     min_sigma = params.min_sigma
     result: list[RatingValues] = []
@@ -418,7 +466,7 @@ def update_values(
         for j, (other_mu, neg_g, g, g_squared) in enumerate(others):
             if i == j:
                 continue
-            exponent = neg_g * (mu - other_mu) / 400.0
+            exponent = neg_g * (mu - other_mu) / unit
             if exponent > 300.0:
                 exponent = 300.0
             elif exponent < -300.0:
@@ -427,7 +475,7 @@ def update_values(
             information += g_squared * expected * (1.0 - expected)
             pull += g * (row[j] - slope * (expected - 0.5))
         precision = 1.0 / sigmas[i] ** 2 + info_weight * information
-        change = _Q / precision * pair_weight * pull
+        change = q / precision * pair_weight * pull
         if change > max_change:
             change = max_change
         elif change < -max_change:
@@ -569,18 +617,19 @@ def explain_change(
     me = current[index]
     pair_weight = params.pair_weight / (n - 1) ** params.pair_exponent
     slope = (1.0 - params.margin_weight) + params.margin_weight * params.margin_slope
+    q = _LN10 / params.unit
     information = 0.0
     terms = [0.0] * n
     for j, other in enumerate(current):
         if j == index:
             continue
-        g = _g(other.sigma)
-        expected = _expected(me.mu, other.mu, other.sigma)
+        g = _g(other.sigma, q)
+        expected = _expected(me.mu, other.mu, other.sigma, 1.0, params.unit)
         information += g * g * expected * (1.0 - expected)
         score = pair_score(totals[index], totals[j], params)
         terms[j] = g * (score - 0.5 - slope * (expected - 0.5))
-    precision = 1.0 / me.sigma**2 + _Q * _Q * pair_weight * information
-    terms = [_Q / precision * pair_weight * term for term in terms]
+    precision = 1.0 / me.sigma**2 + q * q * pair_weight * information
+    terms = [q / precision * pair_weight * term for term in terms]
     raw = sum(terms)
     actual = update(players, totals, now, params)[index].mu - players[index].mu
     if raw == 0.0:

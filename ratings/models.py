@@ -58,12 +58,15 @@ class RatingLedger(models.Model):
 
     ``last_finished_at``/``last_partie_id`` is the order key of the last applied Partie: a job
     that sorts before it arrived late and makes the pool replay from that point.
+    ``model_version`` is the ``elo.MODEL_VERSION`` the stored ratings were computed under: when
+    the rules change, the pool's next update recomputes it from its history first.
     """
 
     pool = models.CharField(max_length=32, unique=True)
     applied = models.PositiveIntegerField(default=0)
     last_finished_at = models.DateTimeField(null=True, blank=True)
     last_partie_id = models.BigIntegerField(null=True, blank=True)
+    model_version = models.PositiveSmallIntegerField(default=elo.MODEL_VERSION)
 
     class Meta:
         verbose_name = _("rating ledger")
@@ -222,7 +225,7 @@ class Season(models.Model):
     closed_at = models.DateTimeField(null=True, blank=True)
     # The soft reset applied at closing, kept so a recompute replays it identically.
     reset_pull = models.FloatField(default=0.5)
-    reset_sigma = models.FloatField(default=150.0)
+    reset_sigma = models.FloatField(default=270.0)
 
     class Meta:
         ordering = ["-started_at"]

@@ -45,7 +45,7 @@ def close_season(
     if pull is None:
         pull = getattr(settings, "RATINGS_SEASON_PULL", 0.5)
     if sigma_bump is None:
-        sigma_bump = getattr(settings, "RATINGS_SEASON_SIGMA_BUMP", 150.0)
+        sigma_bump = getattr(settings, "RATINGS_SEASON_SIGMA_BUMP", 270.0)
     reset = SeasonReset(now, float(pull), float(sigma_bump))
 
     def work(ledger: RatingLedger) -> Season:

@@ -12,7 +12,7 @@ import datetime as dt
 
 from django.db.models import Q
 
-from ratings import storage
+from ratings import elo, storage
 from ratings.ledger import advance_ledger, run_with_ledger
 from ratings.models import (
     LADDER_POOL,
@@ -50,6 +50,11 @@ def apply_pending_in_lock(ledger: RatingLedger) -> int:
     pending = storage.read_jobs(
         RatedPartie.objects.filter(pool=pool, status=RatedPartie.Status.PENDING)
     )
+    if ledger.model_version != elo.MODEL_VERSION:
+        # The stored ratings follow older rules: replay the whole history under today's,
+        # pending Parties included (once: the recompute records the version under this lock).
+        _recompute_in_lock(ledger, None)
+        return len(pending)
     if not pending:
         return 0
     high_water = (
@@ -146,6 +151,9 @@ def _recompute_in_lock(ledger: RatingLedger, progress: ProgressCallback | None) 
     storage.stream_pool_changes(pool, parties, produce)
     storage.write_states(pool, states, reset_others=True)
     advance_ledger(ledger, jobs[-1].key if jobs else None, len(jobs))
+    if ledger.model_version != elo.MODEL_VERSION:
+        ledger.model_version = elo.MODEL_VERSION
+        ledger.save(update_fields=["model_version"])
     return len(jobs)
 
 

@@ -52,6 +52,9 @@ from ratings import elo  # noqa: E402
 CHECKPOINTS = (1, 3, 5, 10, 20)
 CALIBRATION_SHARE = 0.3
 CEILING = "hidden-skill order"
+# The ladder's spread: standard deviation of the final ratings of players with at least this
+# many Parties (in the system's own units: comparable between variants of ours only).
+SPREAD_MIN_PARTIES = 20
 EPS = 1e-12
 
 
@@ -63,20 +66,30 @@ def _ours_uncalibrated() -> System:
     return Ours(name="ours-raw", calibrate=False)
 
 
+# The rating's parameters before the margin scale went to 32 (December 2026), in the units of
+# then: margin scale 12, classic Elo's 400 and the rating-point constants 1.8 times smaller.
+BEFORE_MARGIN_32 = elo.Params(
+    initial_sigma=350.0,
+    min_sigma=60.0,
+    inactivity_c=5.0,
+    max_change=100.0,
+    tau=20.0,
+    unit=400.0,
+    margin_scale=12.0,
+    margin_slope=0.8,
+)
+
+
 def _ours_margin_12() -> System:
-    """The rating with its margin scale pinned at 12 points and slope 0.8, whatever the
-    default: the reference for margin-scale variants such as ``ours:margin_scale=32``."""
-    return Ours(elo.Params(margin_scale=12.0, margin_slope=0.8), name="ours-m12")
+    """The rating as it was before the margin scale went to 32 (``BEFORE_MARGIN_32``): the
+    reference for margin-scale variants such as ``ours:margin_scale=32``."""
+    return Ours(BEFORE_MARGIN_32, name="ours-m12")
 
 
 def _ours_before_issue_17() -> System:
-    """The rating before the drift term and the pool calibration (tau 0, scale 1; margin
-    scale 12 and slope 0.8 pinned)."""
-    return Ours(
-        elo.Params(tau=0.0, min_sigma=60.0, margin_scale=12.0, margin_slope=0.8),
-        name="ours-v1",
-        calibrate=False,
-    )
+    """The rating before the drift term and the pool calibration (tau 0, scale 1; the rest
+    as ``BEFORE_MARGIN_32``)."""
+    return Ours(replace(BEFORE_MARGIN_32, tau=0.0), name="ours-v1", calibrate=False)
 
 
 # Baselines with their performance spread tuned on the tuning seeds 100-102 (never on the
@@ -92,8 +105,9 @@ TUNED_BETA = {
 def make_system(name: str, mode: str) -> System:
     """A system by name; ``name:key=value:...`` overrides parameters for the tuning grids.
 
-    ``ours:tau=20:min_sigma=30:calibrate=0`` sets ``elo.Params`` fields (and the calibration
-    switch; ``adapt``, ``adapt_low``, ``adapt_high`` and ``adapt_margin`` set the pool-adapted
+    ``ours:tau=20:min_sigma=30:calibrate=0`` sets ``elo.Params`` fields (``rescale=F``
+    then scales every rating-point constant by F, ``elo.rescaled``; ``calibrate`` is the
+    calibration switch; ``adapt``, ``adapt_low``, ``adapt_high`` and ``adapt_margin`` set the pool-adapted
     experiments of ``systems.Ours``), ``trueskill:beta=3`` and ``openskill-PL:beta=3`` multiply the default beta, and
     ``trueskill-tuned`` / ``openskill-PL-tuned`` use ``TUNED_BETA`` for ``mode``.
     """
@@ -109,7 +123,10 @@ def make_system(name: str, mode: str) -> System:
         low = float(values.pop("adapt_low", "0.25"))
         high = float(values.pop("adapt_high", "4"))
         adapt_margin = float(values.pop("adapt_margin", "0"))
+        rescale = float(values.pop("rescale", "1"))
         params = replace(elo.DEFAULT_PARAMS, **{k: float(v) for k, v in values.items()})
+        if rescale != 1.0:
+            params = elo.rescaled(params, rescale)
         return Ours(
             params,
             name=name,
@@ -206,6 +223,7 @@ def run_system(system: System, stream: Stream, probe_every: int) -> dict:
     at_checkpoint: dict[int, list[tuple[float, float]]] = {k: [] for k in CHECKPOINTS}
     violations = probes = 0
     winner_tables = winner_drops = 0
+    winner_gains: list[float] = []
     elapsed = 0.0
     for index, table in enumerate(stream.tables):
         if index == calibration_tables:
@@ -230,6 +248,7 @@ def run_system(system: System, stream: Stream, probe_every: int) -> dict:
             winner_tables += 1
             old = system.strength(system.rating(players[winner]))
             winner_drops += system.strength(new[winner]) < old - 1e-9
+            winner_gains.append(system.strength(new[winner]) - old)
         system.observe(players, totals, table.time)
         system.commit(players, new)
         for position, player in enumerate(players):
@@ -238,6 +257,11 @@ def run_system(system: System, stream: Stream, probe_every: int) -> dict:
                 at_checkpoint[played[player]].append(
                     (system.strength(new[position]), table.skills[position])
                 )
+    regulars = [
+        system.strength(system.rating(player))
+        for player, count in played.items()
+        if count >= SPREAD_MIN_PARTIES
+    ]
     p = np.array(probabilities)
     y = np.array(outcomes)
     temperature = fit_temperature(p[:split_at], y[:split_at])
@@ -252,6 +276,8 @@ def run_system(system: System, stream: Stream, probe_every: int) -> dict:
         "winner_tables": winner_tables,
         "winner_drops": winner_drops,
         "ms_per_table": 1000.0 * elapsed / len(stream.tables),
+        "spread": statistics.pstdev(regulars) if len(regulars) > 1 else float("nan"),
+        "winner_gain": statistics.fmean(winner_gains) if winner_gains else float("nan"),
     }
     for k, pairs in at_checkpoint.items():
         rho = stats.spearmanr([a for a, _ in pairs], [b for _, b in pairs]).statistic
@@ -311,7 +337,7 @@ def report(
     header = "| system | acc | log-loss | log-loss cal | T |"
     header += (
         "".join(f" rho@{k} |" for k in CHECKPOINTS)
-        + " mono viol/probes | winner lost | CPU ms/table |"
+        + " mono viol/probes | winner lost | CPU ms/table | spread | winner's gain |"
     )
     lines += [header, "|" + "---|" * (header.count("|") - 1)]
     for name in names:
@@ -333,6 +359,8 @@ def report(
         winners = sum(r["winner_tables"] for r in rows)
         cells.append(f"{drops}/{winners} ({100.0 * drops / max(winners, 1):.2f} %)")
         cells.append(f"{mean('ms_per_table'):.3f}")
+        cells.append(f"{mean('spread'):.1f}")
+        cells.append(f"{mean('winner_gain'):+.1f}")
         lines.append("| " + " | ".join(cells) + " |")
     if CEILING in per_seed[0]:
         mean_ceiling, half = _ci([seed[CEILING]["accuracy"] for seed in per_seed])

@@ -113,7 +113,7 @@ class Ours(System):
         self.learning = 1.0  # the pair weight's multiplier under ``adapt``
 
     def fresh(self) -> elo.Rating:
-        return elo.new_rating()
+        return elo.Rating(sigma=self.params.initial_sigma)
 
     def predict(self, players: list[int], now: float) -> list[list[float]]:
         return elo.predict([self.rating(p) for p in players], now, self.params, self.scale)

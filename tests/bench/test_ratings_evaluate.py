@@ -77,7 +77,23 @@ def test_the_rating_before_a_change_keeps_its_old_margin_scale() -> None:
 
     assert make_system("ours-m12", "engine").params.margin_scale == 12.0
     assert make_system("ours-v1", "engine").params.margin_scale == 12.0
-    assert make_system("ours-m12", "engine").params.tau == make_system("ours", "engine").params.tau
+    # In the units of then: Elo's 400 and the rating-point constants 1.8 times smaller.
+    before = make_system("ours-m12", "engine").params
+    assert (before.unit, before.initial_sigma, before.tau) == (400.0, 350.0, 20.0)
+    assert make_system("ours-v1", "engine").params.tau == 0.0
+
+
+def test_a_rescaled_variant_scales_every_rating_point_constant() -> None:
+    import dataclasses
+
+    from evaluate import make_system
+
+    from ratings import elo
+
+    doubled = make_system("ours:margin_scale=12:rescale=2", "normal").params
+    assert doubled == elo.rescaled(dataclasses.replace(elo.DEFAULT_PARAMS, margin_scale=12.0), 2.0)
+    assert doubled.unit == 2 * elo.UNIT and doubled.margin_scale == 12.0
+    assert make_system("ours:rescale=2", "normal").fresh().sigma == 2 * elo.INITIAL_SIGMA
 
 
 def test_the_paired_differences_are_taken_from_the_named_reference() -> None:
@@ -86,6 +102,7 @@ def test_the_paired_differences_are_taken_from_the_named_reference() -> None:
     keys = ("accuracy", "log_loss", "log_loss_cal", "temperature", "rho@1", "rho@3", "rho@5")
     base = dict.fromkeys(keys, 0.5) | {"rho@10": 0.5, "rho@20": 0.5, "ms_per_table": 0.1}
     base |= {"violations": 0, "probes": 0, "winner_tables": 1, "winner_drops": 0}
+    base |= {"spread": 100.0, "winner_gain": 10.0}
     seeds = [
         {"a": base | {"accuracy": 0.60 + k / 1000}, "b": base | {"accuracy": 0.58 + k / 1000}}
         for k in range(3)

@@ -30,7 +30,7 @@ def population() -> list[PlayerRating]:
         PlayerRatingFactory(mu=1650, games=30),  # then the earlier account
         PlayerRatingFactory(mu=1800, games=3),  # too few Parties
         PlayerRatingFactory(mu=1750, games=50, last_played=now - 40 * days),  # away too long
-        PlayerRatingFactory(mu=1720, games=50, sigma=150),  # provisional
+        PlayerRatingFactory(mu=1720, games=50, sigma=270),  # provisional
         # 25 days away: one grows past the provisional limit, the other stays just below.
         PlayerRatingFactory(mu=1710, games=50, sigma=away_limit + 2, last_played=now - 25 * days),
         PlayerRatingFactory(mu=1600, games=50, sigma=away_limit - 2, last_played=now - 25 * days),

@@ -158,7 +158,7 @@ def test_newcomers_start_at_1500_and_are_provisional() -> None:
 
 def test_display_rounds_and_drops_the_question_mark_once_established() -> None:
     assert elo.display(Rating(mu=1622.6, sigma=60.0, games=40)) == "1623"
-    assert elo.display(Rating(mu=1622.4, sigma=200.0, games=2)) == "1622?"
+    assert elo.display(Rating(mu=1622.4, sigma=360.0, games=2)) == "1622?"
 
 
 def test_ratings_settle_after_enough_parties() -> None:
@@ -199,8 +199,8 @@ def test_the_higher_rating_is_favoured(a, b) -> None:
 
 
 def test_predict_matches_elo_for_certain_ratings() -> None:
-    """With little uncertainty a 400-point gap means the familiar 10:1 odds."""
-    a = Rating(mu=1900.0, sigma=1e-6)
+    """With little uncertainty a gap of ``UNIT`` points means 10:1 odds (Elo's 400 points)."""
+    a = Rating(mu=1500.0 + elo.UNIT, sigma=1e-6)
     b = Rating(mu=1500.0, sigma=1e-6)
     assert elo.win_probability(a, b) == pytest.approx(10.0 / 11.0, abs=1e-9)
     assert elo.win_probability(elo.new_rating(), elo.new_rating()) == 0.5
@@ -318,9 +318,9 @@ def test_predict_with_now_is_predict_of_the_inflated_ratings(players, now) -> No
 
 
 def test_a_partie_older_than_the_last_one_leaves_last_played_where_it_was() -> None:
-    latest = Rating(mu=1600.0, sigma=90.0, games=30, last_played=NOW)
+    latest = Rating(mu=1600.0, sigma=162.0, games=30, last_played=NOW)
     newcomer = Rating()
-    earlier = Rating(mu=1450.0, sigma=120.0, games=8, last_played=NOW - 10 * DAY)
+    earlier = Rating(mu=1450.0, sigma=216.0, games=8, last_played=NOW - 10 * DAY)
     late_partie = NOW - 3 * DAY
 
     after = elo.update([latest, newcomer, earlier], [10, 20, 30], now=late_partie)
@@ -591,3 +591,47 @@ def test_fit_scale_stays_at_the_bare_model_without_evidence_and_within_bounds() 
     few = elo.fit_scale([(1.0, 1.0), (-1.0, 0.0)] * 5)
     many = elo.fit_scale([(1.0, 1.0), (-1.0, 0.0)] * 500)
     assert 1.0 < few < many
+
+
+def _scaled(rating: Rating, factor: float) -> Rating:
+    mu = elo.INITIAL_MU + factor * (rating.mu - elo.INITIAL_MU)
+    return Rating(mu, rating.sigma * factor, rating.games, rating.last_played)
+
+
+@given(tables(), st.floats(0.25, 4.0), st.one_of(st.none(), st.floats(NOW - 400 * DAY, NOW)))
+@settings(max_examples=200, deadline=None)
+def test_a_rescaled_rating_predicts_the_same_and_moves_in_proportion(table, factor, now) -> None:
+    """``rescaled`` is a change of units only: the same odds, every change times the factor.
+
+    It is what let the margin scale go to 32 without drawing the ladder together."""
+    players, totals = table
+    params = elo.rescaled(elo.DEFAULT_PARAMS, 1.0 / 1.8)  # the units before December 2026
+    wider = elo.rescaled(params, factor)
+    scaled = [_scaled(p, factor) for p in players]
+    expected = elo.predict(players, now, params)
+    got = elo.predict(scaled, now, wider)
+    for row, other in zip(expected, got, strict=True):
+        assert row == pytest.approx(other, abs=1e-9)
+    before = elo.update(players, totals, now, params)
+    after = elo.update(scaled, totals, now, wider)
+    for old, new in zip(before, after, strict=True):
+        assert new.mu == pytest.approx(_scaled(old, factor).mu, abs=1e-6)
+        assert new.sigma == pytest.approx(old.sigma * factor, rel=1e-9)
+        assert (new.games, new.last_played) == (old.games, old.last_played)
+
+
+def test_the_units_are_those_of_before_december_2026_times_1_8() -> None:
+    """Margin scale 32 in units 1.8 times larger: the ladder keeps the spread it had."""
+    before = elo.Params(
+        initial_sigma=350.0,
+        min_sigma=60.0,
+        inactivity_c=5.0,
+        max_change=100.0,
+        tau=20.0,
+        unit=400.0,
+        margin_scale=32.0,
+    )
+    now = elo.rescaled(before, 1.8)
+    for field in elo.Params.__dataclass_fields__:
+        assert getattr(now, field) == pytest.approx(getattr(elo.DEFAULT_PARAMS, field)), field
+    assert elo.PROVISIONAL_SIGMA == 234.0  # 130 x 1.8

@@ -29,7 +29,8 @@ def reference_update(
     current = [elo.widen_for_partie(p, now, params) for p in players]
     pair_weight = params.pair_weight / (n - 1) ** params.pair_exponent
     slope = (1.0 - params.margin_weight) + params.margin_weight * params.margin_slope
-    attenuation = [elo._g(p.sigma) for p in current]
+    q = math.log(10.0) / params.unit
+    attenuation = [elo._g(p.sigma, q) for p in current]
     scores = [[0.5] * n for _ in range(n)]
     for i in range(n):
         for j in range(i + 1, n):
@@ -43,12 +44,12 @@ def reference_update(
             if i == j:
                 continue
             g = attenuation[j]
-            exponent = max(-300.0, min(300.0, -g * (me.mu - other.mu) / 400.0))
+            exponent = max(-300.0, min(300.0, -g * (me.mu - other.mu) / params.unit))
             expected = 1.0 / (1.0 + 10.0**exponent)
             information += g * g * expected * (1.0 - expected)
             pull += g * (scores[i][j] - 0.5 - slope * (expected - 0.5))
-        precision = 1.0 / me.sigma**2 + elo._Q * elo._Q * pair_weight * information
-        change = elo._Q / precision * pair_weight * pull
+        precision = 1.0 / me.sigma**2 + q * q * pair_weight * information
+        change = q / precision * pair_weight * pull
         change = max(-params.max_change, min(params.max_change, change))
         alone_first = all(totals[i] < totals[j] for j in range(n) if j != i)
         if params.winner_never_loses and alone_first:
@@ -96,7 +97,9 @@ def random_table(rng: random.Random, integer_totals: bool) -> tuple[list[Rating]
 @pytest.mark.parametrize("integer_totals", [True, False])
 def test_fast_update_equals_the_reference_bit_for_bit_on_random_tables(integer_totals) -> None:
     rng = random.Random(7 if integer_totals else 8)
-    other_params = elo.Params(margin_weight=0.6, margin_scale=9.0, max_change=40.0, tau=0.0)
+    other_params = elo.Params(
+        margin_weight=0.6, margin_scale=9.0, max_change=40.0, tau=0.0, unit=400.0
+    )
     for _ in range(3000):
         players, totals = random_table(rng, integer_totals)
         now = rng.choice((None, NOW, NOW + rng.uniform(0.0, 30.0) * DAY))

@@ -20,10 +20,12 @@ def test_eligibility_needs_parties_recent_play_and_a_settled_rating(settings):
     settings.RATINGS_LEADERBOARD_MIN_PARTIES = 10
     settings.RATINGS_LEADERBOARD_ACTIVE_DAYS = 30
     recent = NOW - dt.timedelta(days=2)
-    ok = PlayerRatingFactory(mu=1700, sigma=70, games=25, last_played=recent)
-    few = PlayerRatingFactory(mu=1900, sigma=70, games=9, last_played=recent)
-    gone = PlayerRatingFactory(mu=1800, sigma=70, games=40, last_played=NOW - dt.timedelta(days=31))
-    unsure = PlayerRatingFactory(mu=1750, sigma=150, games=12, last_played=recent)
+    ok = PlayerRatingFactory(mu=1700, sigma=126, games=25, last_played=recent)
+    few = PlayerRatingFactory(mu=1900, sigma=126, games=9, last_played=recent)
+    gone = PlayerRatingFactory(
+        mu=1800, sigma=126, games=40, last_played=NOW - dt.timedelta(days=31)
+    )
+    unsure = PlayerRatingFactory(mu=1750, sigma=270, games=12, last_played=recent)
     rows = {r.user_id: r for r in selectors.standings(now=NOW)}
     assert rows[ok.user_id].eligible and rows[ok.user_id].rank == 1
     assert rows[few.user_id].reason == "1 more rated Partie needed (9 of 10 played)"
@@ -36,7 +38,7 @@ def test_eligibility_needs_parties_recent_play_and_a_settled_rating(settings):
 
 
 def test_inactivity_alone_can_make_a_rating_provisional_again():
-    row = PlayerRatingFactory(mu=1600, sigma=100, games=50, last_played=NOW)
+    row = PlayerRatingFactory(mu=1600, sigma=180, games=50, last_played=NOW)
     assert selectors.display_for(row, NOW) == "1600"
     assert selectors.display_for(row, NOW + dt.timedelta(days=365)) == "1600?"  # a year away
 
@@ -44,7 +46,7 @@ def test_inactivity_alone_can_make_a_rating_provisional_again():
 def test_around_me_shows_the_ranks_next_to_mine():
     recent = NOW - dt.timedelta(days=1)
     rows = [
-        PlayerRatingFactory(mu=2000 - 10 * i, sigma=70, games=30, last_played=recent)
+        PlayerRatingFactory(mu=2000 - 10 * i, sigma=126, games=30, last_played=recent)
         for i in range(20)
     ]
     me = rows[10].user
@@ -53,18 +55,18 @@ def test_around_me_shows_the_ranks_next_to_mine():
     assert [r.rank for r in around.neighbours] == [8, 9, 10, 11, 12, 13, 14]
     top = selectors.around_me(rows[0].user, now=NOW, radius=3)
     assert [r.rank for r in top.neighbours] == [1, 2, 3, 4]
-    newcomer = PlayerRatingFactory(mu=1500, sigma=300, games=1, last_played=recent).user
+    newcomer = PlayerRatingFactory(mu=1500, sigma=540, games=1, last_played=recent).user
     assert selectors.around_me(newcomer, now=NOW).neighbours == []
     assert selectors.around_me(UserFactory(), now=NOW).row is None
 
 
 def test_close_season_archives_standings_and_soft_resets():
     recent = NOW - dt.timedelta(days=1)
-    star = PlayerRatingFactory(mu=1900, sigma=65, games=40, last_played=recent)
-    weak = PlayerRatingFactory(mu=1300, sigma=80, games=40, last_played=recent)
-    fresh = PlayerRatingFactory(mu=1550, sigma=300, games=2, last_played=recent)
+    star = PlayerRatingFactory(mu=1900, sigma=117, games=40, last_played=recent)
+    weak = PlayerRatingFactory(mu=1300, sigma=144, games=40, last_played=recent)
+    fresh = PlayerRatingFactory(mu=1550, sigma=540, games=2, last_played=recent)
     season = seasons.current_season(now=NOW - dt.timedelta(days=90))
-    closed = seasons.close_season(now=NOW, pull=0.5, sigma_bump=150)
+    closed = seasons.close_season(now=NOW, pull=0.5, sigma_bump=270)
     assert closed.pk == season.pk and closed.closed_at == NOW
     standings = {s.user_id: s for s in SeasonStanding.objects.filter(season=season)}
     assert standings[star.user_id].rank == 1 and standings[star.user_id].display == "1900"
@@ -73,7 +75,7 @@ def test_close_season_archives_standings_and_soft_resets():
     star.refresh_from_db()
     weak.refresh_from_db()
     assert star.mu == pytest.approx(1700) and weak.mu == pytest.approx(1400)
-    assert star.sigma == pytest.approx((65**2 + 150**2) ** 0.5)
+    assert star.sigma == pytest.approx((117**2 + 270**2) ** 0.5)
     assert elo.is_provisional(star.as_rating())
     assert star.games == 40
     following = Season.objects.get(closed_at__isnull=True)

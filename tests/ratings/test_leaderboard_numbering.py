@@ -29,11 +29,11 @@ def test_numbering_follows_the_ladder_rule_and_time(settings):
     settings.RATINGS_LEADERBOARD_ACTIVE_DAYS = 30
     recent = NOW - dt.timedelta(days=2)
     rows = [
-        PlayerRatingFactory(mu=1700, sigma=70, games=25, last_played=recent),
-        PlayerRatingFactory(mu=1650, sigma=70, games=25, last_played=NOW - dt.timedelta(days=29)),
-        PlayerRatingFactory(mu=1650, sigma=70, games=40, last_played=recent),  # more Parties
-        PlayerRatingFactory(mu=1900, sigma=70, games=9, last_played=recent),  # too few
-        PlayerRatingFactory(mu=1750, sigma=150, games=12, last_played=recent),  # provisional
+        PlayerRatingFactory(mu=1700, sigma=126, games=25, last_played=recent),
+        PlayerRatingFactory(mu=1650, sigma=126, games=25, last_played=NOW - dt.timedelta(days=29)),
+        PlayerRatingFactory(mu=1650, sigma=126, games=40, last_played=recent),  # more Parties
+        PlayerRatingFactory(mu=1900, sigma=126, games=9, last_played=recent),  # too few
+        PlayerRatingFactory(mu=1750, sigma=270, games=12, last_played=recent),  # provisional
     ]
     assert leaderboard.refresh_leaderboard(now=NOW) == 3
     python = [(r.rank, r.user_id) for r in selectors.standings(now=NOW) if r.eligible]
@@ -95,7 +95,7 @@ def test_a_rating_change_renumbers_after_its_commit(
 ):
     players = UserFactory.create_batch(4)
     for user in players:
-        PlayerRatingFactory(user=user, mu=1500, sigma=70, games=30)
+        PlayerRatingFactory(user=user, mu=1500, sigma=126, games=30)
     leaderboard.refresh_leaderboard()
     assert {user_id for _rank, user_id in ranks()} == {u.pk for u in players}
     winner = players[3]

@@ -51,7 +51,7 @@ def test_a_seated_player_sees_the_odds_before_a_rated_table_starts(client):
             elo.Rating(1800.0, 60.0),
             elo.Rating(1300.0, 60.0),
             elo.new_rating(),
-            elo.Rating(1500.0, 60.0),
+            elo.Rating(elo.INITIAL_MU, elo.MIN_SIGMA),  # a bot seat's fixed rating
         ]
     )
     assert [row.change_if_last for row in odds] == [round(o.change_if_last) for o in pure]

@@ -42,7 +42,7 @@ def three_rated_parties():
 def test_after_three_rated_parties_the_players_are_listed_as_provisional(client):
     players = three_rated_parties()
     veteran = PlayerRatingFactory(
-        mu=1640, sigma=75, games=12, last_played=timezone.now() - dt.timedelta(days=2)
+        mu=1640, sigma=135, games=12, last_played=timezone.now() - dt.timedelta(days=2)
     )
 
     page = client.get(reverse("ratings:ladder")).content.decode()
@@ -63,10 +63,10 @@ def test_after_three_rated_parties_the_players_are_listed_as_provisional(client)
 
 def test_each_reason_is_said_exactly():
     now = timezone.now()
-    one_short = PlayerRatingFactory(games=9, sigma=80, last_played=now)
-    away = PlayerRatingFactory(games=40, sigma=70, last_played=now - dt.timedelta(days=45))
-    unsettled = PlayerRatingFactory(games=14, sigma=140, last_played=now)
-    ranked = PlayerRatingFactory(games=10, sigma=80, last_played=now)
+    one_short = PlayerRatingFactory(games=9, sigma=144, last_played=now)
+    away = PlayerRatingFactory(games=40, sigma=126, last_played=now - dt.timedelta(days=45))
+    unsettled = PlayerRatingFactory(games=14, sigma=252, last_played=now)
+    ranked = PlayerRatingFactory(games=10, sigma=144, last_played=now)
 
     rows = {row.user_id: row for row in selectors.standings(now=now)}
 
