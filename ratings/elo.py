@@ -4,8 +4,9 @@ Pure Python (stdlib ``math`` only) so the web app, the Celery workers and the be
 all run the very same arithmetic. The formulas and the measured reasons for every
 parameter are in ``docs/ratings.md``.
 
-Model in one paragraph: every player has a rating ``mu`` on the familiar Elo scale
-(new players 1500) and an uncertainty ``sigma`` (Glicko's RD). A finished Partie is
+Model in one paragraph: every player has an Elo-style rating ``mu`` (new players 1500;
+``UNIT`` points ahead means 10:1 odds, Elo's 400 times 1.8 since the margin scale went to 32)
+and an uncertainty ``sigma`` (Glicko's RD). A finished Partie is
 read as the ``n - 1`` head-to-head results of each player against every other player
 at the table (lower total wins, equal totals draw). Each head-to-head result is scored
 as a value in [0, 1] that mixes the plain win/draw/loss with a bounded, monotone

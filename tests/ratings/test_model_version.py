@@ -72,12 +72,22 @@ def test_the_migration_marks_existing_ledgers_as_rated_under_version_1():
         executor.loader.build_graph()
         old = executor.loader.project_state(before).apps
         old.get_model("ratings", "RatingLedger").objects.create(pool="ladder", applied=3)
+        old.get_model("ratings", "Season").objects.create(
+            number=1, reset_sigma=150.0, started_at=dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
+        )
         executor.migrate(after)
         executor.loader.build_graph()
         new = executor.loader.project_state(after).apps
         ledgers = new.get_model("ratings", "RatingLedger").objects
         assert ledgers.get(pool="ladder").model_version == 1
         assert ledgers.create(pool="club").model_version == elo.MODEL_VERSION == 2
+        # A past season's bump is in rating points: converted, as the recompute replays it.
+        season = new.get_model("ratings", "Season").objects.get(number=1)
+        assert season.reset_sigma == pytest.approx(270.0)
+        executor.migrate(before)
+        executor.loader.build_graph()
+        old = executor.loader.project_state(before).apps
+        assert old.get_model("ratings", "Season").objects.get().reset_sigma == pytest.approx(150)
     finally:
         executor = MigrationExecutor(connection)
         executor.migrate(executor.loader.graph.leaf_nodes())
