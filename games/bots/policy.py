@@ -32,9 +32,10 @@ AH_BIT: Final = CARD_BY_CODE["AH"].bit
 PASS_BIT: Final = 1 << PASS_INDEX
 THRESHOLDS: Final = (25, 50, 100)
 
-# below[i]: the cards of i's suit ranked lower than i; above[i]: ranked higher.
-_BELOW: Final = tuple(SUIT_MASKS[i // 9] & ((1 << i) - 1) for i in range(36))
-_ABOVE: Final = tuple(SUIT_MASKS[i // 9] & ~((1 << (i + 1)) - 1) for i in range(36))
+# BELOW[i]: the cards of i's suit ranked lower than i; ABOVE[i]: ranked higher (shared with
+# the reading of the others' play, ``reading``).
+BELOW: Final = tuple(SUIT_MASKS[i // 9] & ((1 << i) - 1) for i in range(36))
+ABOVE: Final = tuple(SUIT_MASKS[i // 9] & ~((1 << (i + 1)) - 1) for i in range(36))
 
 
 def bits(mask: int) -> list[int]:
@@ -81,16 +82,16 @@ def win_chance(card: int, others: int) -> float:
     surely wins; otherwise the share of outstanding lower cards stands for the chance that
     everyone can play under it.
     """
-    higher = (others & _ABOVE[card]).bit_count()
+    higher = (others & ABOVE[card]).bit_count()
     if not higher:
         return 1.0
-    lower = (others & _BELOW[card]).bit_count()
+    lower = (others & BELOW[card]).bit_count()
     return lower / (lower + higher)
 
 
 def _all_top_cards(cards: int, others: int) -> bool:
     """No card another seat may hold beats any of ``cards`` in its suit."""
-    return all(not others & _ABOVE[card] for card in bits(cards))
+    return all(not others & ABOVE[card] for card in bits(cards))
 
 
 def certain_slam_card(hand: int, legal: int, trick: list[int], unplayed: int) -> int:
@@ -105,8 +106,8 @@ def certain_slam_card(hand: int, legal: int, trick: list[int], unplayed: int) ->
         return highest(legal) if _all_top_cards(hand, others) else -1
     led = SUIT_MASKS[trick[0] // 9]
     best = max(c for c in trick if (1 << c) & led)
-    for card in bits(legal & led & ~_BELOW[best] & ~(1 << best)):
-        if not others & _ABOVE[card] and _all_top_cards(hand & ~(1 << card), others):
+    for card in bits(legal & led & ~BELOW[best] & ~(1 << best)):
+        if not others & ABOVE[card] and _all_top_cards(hand & ~(1 << card), others):
             return card
     return -1
 
@@ -165,7 +166,7 @@ def _follow(
 ) -> int:
     """Duck under the winner with the highest card that still loses; else shed high safely."""
     best = max(c for c in trick if (1 << c) & led)
-    under = legal & _BELOW[best]
+    under = legal & BELOW[best]
     over = legal & ~under
     last = len(trick) == players - 1
     trick_cost = sum(costs[c] for c in trick)

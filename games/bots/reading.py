@@ -28,9 +28,9 @@ from games.engine.deal import SeatView
 
 from .base import CONTRACT_IDS
 from .policy import (
-    _ABOVE,
-    _BELOW,
+    ABOVE,
     AH_BIT,
+    BELOW,
     COSTS,
     HUNDRED,
     KH_BIT,
@@ -132,7 +132,7 @@ def _follow_reveals(
     """What following suit with ``played`` rules out (``policy._follow``)."""
     if played < best:
         # Ducked: the plan ducks with the highest card that still loses.
-        return _BELOW[best] & _ABOVE[played]
+        return BELOW[best] & ABOVE[played]
     if slam_open:
         return 0  # the slam rule may have chosen a winning card
     last = len(trick) == players - 1
@@ -145,7 +145,7 @@ def _follow_reveals(
         if (1 << card) & led and card > best and (costs[card], -card) < key:
             mask |= 1 << card
     if not (last and cid != NO_TRICKS and not trick_cost):
-        mask |= _BELOW[best]  # no card to duck with (else it would have ducked)
+        mask |= BELOW[best]  # no card to duck with (else it would have ducked)
     return mask
 
 

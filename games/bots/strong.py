@@ -39,11 +39,10 @@ STRONG_CONFIDENCE = 0.5
 """Standard errors by which a move must beat the plan's (1.0 until December 2026: too timid,
 see docs/bots.md)."""
 STRONG_INFERENCE = 1.0
-"""The strong bot's default ``inference`` (1.0: every consistent world weighs the same)."""
-EXPERT_INFERENCE = 1.0
-"""The expert reads the others' play by hard conclusions (``reading``) instead (until December
-2026: 0.1 with screen 0.05; the screening cost two thirds of its worlds at the table's budget
-and bought nothing measurable, see docs/bots.md)."""
+"""The default ``inference`` (1.0: every consistent world weighs the same). The search levels
+read the others' play by hard conclusions (``reading``) instead (the expert's soft weighting
+until December 2026, 0.1 with screen 0.05, cost two thirds of its worlds at the table's
+budget and bought nothing measurable, see docs/bots.md)."""
 STRONG_LOOKAHEAD = 1
 """Own later decisions searched inside each rollout (0 until December 2026: the plan played
 the own seat's whole continuation; one searched decision gained 12-32 points of the
@@ -54,10 +53,8 @@ STRONG_READING = True
 was the one change that carried 5 players past 60 % of the clairvoyant's gain, see
 docs/bots.md)."""
 EXPERT_LOOKAHEAD = 2
-"""The expert searches two of its own later decisions in each rollout (the strong bot one)."""
-EXPERT_SCREEN = 0.0
-EXPERT_READING = STRONG_READING
-EXPERT_CONFIDENCE = STRONG_CONFIDENCE
+"""The expert searches two of its own later decisions in each rollout (the strong bot one);
+every other default is the strong bot's."""
 SCREEN_DRAWS = 8
 """With screening, at most this many draws per world looked at (then every draw counts)."""
 ROLLOUTS = ("heuristic", "random")
@@ -318,6 +315,8 @@ class StrongBot(SeededBot):
     """
 
     level = "strong"
+    default_lookahead = STRONG_LOOKAHEAD
+    """``lookahead`` when none is given: the one default in which the levels differ."""
 
     def __init__(
         self,
@@ -330,9 +329,11 @@ class StrongBot(SeededBot):
         screen: float = 0.0,
         reading: bool = STRONG_READING,
         merge: bool = True,
-        lookahead: int = STRONG_LOOKAHEAD,
+        lookahead: int | None = None,
     ) -> None:
         super().__init__(rng)
+        if lookahead is None:
+            lookahead = self.default_lookahead
         if rollout not in ROLLOUTS:
             raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, not {rollout!r}")
         if samples is not None and samples < 1:
@@ -490,32 +491,7 @@ class ExpertBot(StrongBot):
     """
 
     level = "expert"
-
-    def __init__(
-        self,
-        rng: random.Random | int | None = None,
-        samples: int | None = None,
-        time_limit: float | None = None,
-        rollout: str = "heuristic",
-        confidence: float = EXPERT_CONFIDENCE,
-        inference: float = EXPERT_INFERENCE,
-        screen: float = EXPERT_SCREEN,
-        reading: bool = EXPERT_READING,
-        merge: bool = True,
-        lookahead: int = EXPERT_LOOKAHEAD,
-    ) -> None:
-        super().__init__(
-            rng,
-            samples,
-            time_limit,
-            rollout,
-            confidence,
-            inference,
-            screen,
-            reading,
-            merge,
-            lookahead,
-        )
+    default_lookahead = EXPERT_LOOKAHEAD
 
 
 __all__ = [
