@@ -25,7 +25,7 @@ from rest_framework.views import APIView
 from games import selectors as games_selectors
 from games.api import PARTIE_EXAMPLE
 from games.serializers import PartieSerializer
-from ratings import elo, ranked_queue, selectors
+from ratings import elo, profile_selectors, ranked_queue, selectors
 from ratings.models import LADDER_POOL, PlayerRating, RatingChange, Season, SeasonStanding
 from rosbi_platform.accounts.selectors import is_bot_account
 from rosbi_platform.api import ErrorSerializer, TokenScopes, paginated, refusals
@@ -334,7 +334,7 @@ class PlayerViewSet(viewsets.GenericViewSet):
     @action(detail=True, methods=["get"], pagination_class=None)
     def contracts(self, request: Request, username: str) -> Response:
         user = _player(username)
-        lines = selectors.contract_lines(selectors.player_seats(user, LADDER_POOL))
+        lines = profile_selectors.contract_lines(profile_selectors.player_seats(user, LADDER_POOL))
         return Response(
             [
                 {

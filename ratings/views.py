@@ -12,7 +12,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from ratings import elo, odds, ranked_queue, selectors
+from ratings import collusion_selectors, elo, odds, profile_selectors, ranked_queue, selectors
 from ratings.models import Season
 from ratings.permissions import COLLUSION_REPORT
 from rosbi_platform.client_ip import client_ip
@@ -109,7 +109,7 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
         request,
         "ratings/player.html",
         {
-            "p": selectors.player_profile(user),
+            "p": profile_selectors.player_profile(user),
             "relation": friends_selectors.relation_between(request.user, user),
             "other_username": user.get_username(),
         },
@@ -132,5 +132,8 @@ def collusion(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "ratings/collusion.html",
-        {"pairs": selectors.collusion_pairs(), "same_ip": selectors.same_ip_tables()},
+        {
+            "pairs": collusion_selectors.collusion_pairs(),
+            "same_ip": collusion_selectors.same_ip_tables(),
+        },
     )

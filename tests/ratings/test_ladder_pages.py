@@ -84,14 +84,14 @@ def test_profile_page_renders_the_rating_chart_and_statistics(client):
 
 
 def test_profile_best_and_worst_contract_compare_with_the_table():
-    from ratings import selectors
+    from ratings import profile_selectors
 
     me, a, b = UserFactory.create_batch(3)
     partie = play([me, a, b], [2, 10, 12], timezone.now())
     deal = partie.deals.get(number=4)  # the Hundred: make me lose it badly
     deal.penalties = [30, 0, 0]
     deal.save()
-    profile = selectors.player_profile(me)
+    profile = profile_selectors.player_profile(me)
     assert profile.best.contract == "no_tricks"
     assert profile.worst.contract == "hundred"
 
