@@ -111,6 +111,17 @@ class Params:
 
 DEFAULT_PARAMS = Params()
 
+VERSION_1_PARAMS = Params(
+    initial_sigma=350.0,
+    min_sigma=60.0,
+    inactivity_c=5.0,
+    max_change=100.0,
+    tau=20.0,
+    unit=400.0,
+    margin_scale=12.0,
+)
+"""The rules of ``MODEL_VERSION`` 1, in the units of then (for the benchmark's comparisons)."""
+
 
 def rescaled(params: Params, factor: float) -> Params:
     """The same rating in units ``factor`` times larger: every rating-point constant scaled.

@@ -47,14 +47,14 @@ def apply_pending_in_lock(ledger: RatingLedger) -> int:
     """``apply_pending_ratings`` for a caller that already holds ``ledger``'s row lock (closing
     a season applies what is pending first, under the same lock)."""
     pool = ledger.pool
-    pending = storage.read_jobs(
-        RatedPartie.objects.filter(pool=pool, status=RatedPartie.Status.PENDING)
-    )
+    waiting = RatedPartie.objects.filter(pool=pool, status=RatedPartie.Status.PENDING)
     if ledger.model_version != elo.MODEL_VERSION:
         # The stored ratings follow older rules: replay the whole history under today's,
         # pending Parties included (once: the recompute records the version under this lock).
+        count = waiting.count()
         _recompute_in_lock(ledger, None)
-        return len(pending)
+        return count
+    pending = storage.read_jobs(waiting)
     if not pending:
         return 0
     high_water = (

@@ -66,30 +66,17 @@ def _ours_uncalibrated() -> System:
     return Ours(name="ours-raw", calibrate=False)
 
 
-# The rating's parameters before the margin scale went to 32 (December 2026), in the units of
-# then: margin scale 12, classic Elo's 400 and the rating-point constants 1.8 times smaller.
-BEFORE_MARGIN_32 = elo.Params(
-    initial_sigma=350.0,
-    min_sigma=60.0,
-    inactivity_c=5.0,
-    max_change=100.0,
-    tau=20.0,
-    unit=400.0,
-    margin_scale=12.0,
-    margin_slope=0.8,
-)
-
-
 def _ours_margin_12() -> System:
-    """The rating as it was before the margin scale went to 32 (``BEFORE_MARGIN_32``): the
-    reference for margin-scale variants such as ``ours:margin_scale=32``."""
-    return Ours(BEFORE_MARGIN_32, name="ours-m12")
+    """The rating as it was before the margin scale went to 32 (``elo.VERSION_1_PARAMS``, in
+    the units of then): the reference for margin-scale variants such as
+    ``ours:margin_scale=32``."""
+    return Ours(elo.VERSION_1_PARAMS, name="ours-m12")
 
 
 def _ours_before_issue_17() -> System:
     """The rating before the drift term and the pool calibration (tau 0, scale 1; the rest
-    as ``BEFORE_MARGIN_32``)."""
-    return Ours(replace(BEFORE_MARGIN_32, tau=0.0), name="ours-v1", calibrate=False)
+    as ``elo.VERSION_1_PARAMS``)."""
+    return Ours(replace(elo.VERSION_1_PARAMS, tau=0.0), name="ours-v1", calibrate=False)
 
 
 # Baselines with their performance spread tuned on the tuning seeds 100-102 (never on the

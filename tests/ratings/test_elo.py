@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 import re
@@ -622,16 +623,7 @@ def test_a_rescaled_rating_predicts_the_same_and_moves_in_proportion(table, fact
 
 def test_the_units_are_those_of_before_december_2026_times_1_8() -> None:
     """Margin scale 32 in units 1.8 times larger: the ladder keeps the spread it had."""
-    before = elo.Params(
-        initial_sigma=350.0,
-        min_sigma=60.0,
-        inactivity_c=5.0,
-        max_change=100.0,
-        tau=20.0,
-        unit=400.0,
-        margin_scale=32.0,
-    )
-    now = elo.rescaled(before, 1.8)
+    now = elo.rescaled(dataclasses.replace(elo.VERSION_1_PARAMS, margin_scale=32.0), 1.8)
     for field in elo.Params.__dataclass_fields__:
         assert getattr(now, field) == pytest.approx(getattr(elo.DEFAULT_PARAMS, field)), field
     assert elo.PROVISIONAL_SIGMA == 234.0  # 130 x 1.8
