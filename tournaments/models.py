@@ -326,6 +326,9 @@ class Entry(models.Model):
     registered_at = models.DateTimeField(auto_now_add=True)
     checked_in_at = models.DateTimeField(null=True, blank=True)
     withdrawn_at = models.DateTimeField(null=True, blank=True)
+    # False while an entry someone else made (an organiser) waits for the player's yes: the
+    # player's Parties in the event are then unrated (``selectors.unconfirmed_players``).
+    confirmed = models.BooleanField(_("confirmed by the player"), default=True)
 
     class Meta:
         ordering = ["tournament", "registered_at", "pk"]
