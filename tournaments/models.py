@@ -35,6 +35,12 @@ def default_tiebreaks() -> list[str]:
     return list(DEFAULT_TIEBREAKS)
 
 
+def single_line(text: str) -> str:
+    """A name on one line: line breaks, tabs and runs of spaces become one space (a name goes
+    into e-mail subjects, calendar lines and CSV cells, where a line break does harm)."""
+    return " ".join((text or "").split())
+
+
 def validate_time_zone(value: str) -> None:
     if value not in zoneinfo.available_timezones():
         raise ValidationError(
@@ -276,6 +282,7 @@ class Tournament(models.Model):
         return reverse("tournaments:detail", args=[self.slug])
 
     def clean(self) -> None:
+        self.name = single_line(self.name)
         if self.mode == self.Mode.HYBRID and self.format in (
             self.Format.KNOCKOUT,
             self.Format.FIXED,
@@ -673,6 +680,9 @@ class Series(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def clean(self) -> None:
+        self.name = single_line(self.name)
+
     @property
     def weekday_labels(self) -> list[str]:
         return [str(Weekday(day).label) for day in self.weekdays]
@@ -812,6 +822,7 @@ class ClubSeason(models.Model):
         return self.name
 
     def clean(self) -> None:
+        self.name = single_line(self.name)
         if self.starts_on and self.ends_on and self.ends_on < self.starts_on:
             raise ValidationError({"ends_on": _("The last day is before the first day.")})
         if self.club_id and self.starts_on and self.ends_on:
