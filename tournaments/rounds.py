@@ -24,6 +24,7 @@ from tournaments.common import (
     locked_round,
     locked_tournament,
     log_action,
+    require_date,
     require_manager,
 )
 from tournaments.models import Entry, Round, RoundBye, RoundSeat, RoundTable, Tournament
@@ -232,6 +233,7 @@ def reschedule_round(round_id: int, when: dt.datetime, by: Any = None) -> bool:
         require_manager(by, tournament)
         if round_.status in (Round.Status.STARTED, Round.Status.FINISHED):
             raise TournamentError(_("This round has already started."))
+        require_date(when)
         round_.scheduled_at = when
         round_.save(update_fields=["scheduled_at"])
         if round_.number == 1:
