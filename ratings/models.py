@@ -80,9 +80,12 @@ class RatedPartie(models.Model):
     """A finished rated Partie waiting for (or done with) its rating update.
 
     ``participants`` is the rating input frozen at finishing time, one entry per seat:
-    ``{"seat", "user_id" (None for bots), "bot_level", "total", "place", "left"}``. A human who
-    left a started table is listed with their ``user_id`` and ``left=True`` although a bot
-    finished the seat. Recompute replays these rows, so history cannot drift with later edits.
+    ``{"seat", "user_id" (None for bots), "bot_level", "bot_mu", "bot_sigma", "total", "place",
+    "left"}``; ``bot_mu``/``bot_sigma`` are the rating a bot seat counts as (its level's measured
+    rating when the Partie was recorded; None for a person). A human who left a started table
+    is listed with their ``user_id`` and ``left=True`` although a bot finished the seat (their
+    seat, not a bot seat). Recompute replays these rows, so history cannot drift with later
+    edits, a re-measure of the bot levels included.
     """
 
     class Status(models.TextChoices):

@@ -9,22 +9,33 @@ from django.db import IntegrityError, transaction
 from games.outcomes import PartieOutcome
 from ratings.dispatch import APPLY_PENDING_RATINGS, enqueue_task
 from ratings.models import LADDER_POOL, RatedPartie
-from ratings.replay import count_rated_humans
+from ratings.replay import bot_rating, count_rated_humans
 
 
 def participants_of(outcome: PartieOutcome) -> list[dict[str, Any]]:
-    """The rating input of a finished Partie: one entry per seat, leavers marked."""
-    return [
-        {
-            "seat": seat.seat,
-            "user_id": seat.user_id,
-            "bot_level": seat.bot_level,
-            "total": seat.total,
-            "place": seat.place,
-            "left": seat.left,
-        }
-        for seat in sorted(outcome.seats, key=lambda s: s.seat)
-    ]
+    """The rating input of a finished Partie: one entry per seat, leavers marked.
+
+    A bot seat (no ``user_id``) carries the rating it counts as, its level's measured rating
+    and sigma at this moment (``bot_mu``/``bot_sigma``): frozen with the Partie, so replaying
+    history later rates it exactly as now. A seat a bot finished for a player who left is the
+    player's (``user_id`` set, ``left``), rated as theirs; it carries no bot rating.
+    """
+    people = []
+    for seat in sorted(outcome.seats, key=lambda s: s.seat):
+        bot = bot_rating(seat.bot_level) if seat.user_id is None else None
+        people.append(
+            {
+                "seat": seat.seat,
+                "user_id": seat.user_id,
+                "bot_level": seat.bot_level,
+                "bot_mu": bot.mu if bot is not None else None,
+                "bot_sigma": bot.sigma if bot is not None else None,
+                "total": seat.total,
+                "place": seat.place,
+                "left": seat.left,
+            }
+        )
+    return people
 
 
 def record_finished_partie(outcome: PartieOutcome) -> RatedPartie | None:
