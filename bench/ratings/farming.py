@@ -3,6 +3,7 @@ one (a bot seat counts as its level's measured rating), beside the same run's ba
 
     python bench/ratings/farming.py                 # the published run (about 2-3 minutes)
     python bench/ratings/farming.py --quick         # smoke run
+    python bench/ratings/farming.py --engine-seeds 4  # the issue's farm on the real engine
 
 Outcome model (a model, not the engine: the strong and expert bots need over a second of CPU
 per Partie, far too slow for thousands of Parties): the parametric Parties of
@@ -227,6 +228,51 @@ def run_seed(
     return results, check
 
 
+ENGINE_LEVELS = ("random", "beginner", "heuristic")
+
+
+def engine_check(args: argparse.Namespace) -> None:
+    """The issue's farm on the real engine: two players who play exactly like the heuristic
+    bot (true strength: the heuristic level's measured 1569, measured in the same population
+    model by bench/bot_ratings.py) with two bots of a fast level, ``--parties`` Parties per
+    seed, rated under both rules. The search levels are left out (over a second per Partie)."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    from bot_ratings import play_partie as play_with_engine
+
+    started = time.perf_counter()
+    print(f"\nEngine check (real cards and bots): machine before: {uptime()}", flush=True)
+    finals: dict[tuple[str, str], list[float]] = {}
+    players = [("focal", 0), ("focal", 1)]
+    for k in range(args.engine_seeds):
+        rng = random.Random(args.seed + 500 + k)
+        for level in ENGINE_LEVELS:
+            ladders = {rule: Ladder() for rule in RULES}
+            for number in range(args.parties):
+                seats = ["heuristic", level, "heuristic", level]
+                totals = play_with_engine(rng, seats, 10, (args.seed + k) * 1000 + number)
+                seated: list[object] = [players[0], None, players[1], None]
+                ladders["old"].rate(seated, totals, {})
+                ladders["new"].rate(seated, totals, {1: level, 3: level})
+            for rule in RULES:
+                finals.setdefault((level, rule), []).append(
+                    statistics.fmean(ladders[rule].mu(p) for p in players)
+                )
+        print(f"  engine seed {args.seed + 500 + k}: {time.perf_counter() - started:.0f} s")
+    print(
+        f"\nTwo players of heuristic strength ({BOT_RATINGS['heuristic']}) after {args.parties} "
+        f"Parties on the engine (mean ± 95 % interval over {args.engine_seeds} seeds)\n"
+    )
+    print("| with two bots of level | old rule (bots 1500) | new rule (bots at their level) |")
+    print("|---|---|---|")
+    for level in ENGINE_LEVELS:
+        old, new = mean_ci(finals[(level, "old")]), mean_ci(finals[(level, "new")])
+        print(
+            f"| {level} ({BOT_RATINGS[level]}) | {old[0]:.0f} ± {old[1]:.0f} | "
+            f"{new[0]:.0f} ± {new[1]:.0f} |"
+        )
+    print(f"\nmachine after: {uptime()}; {time.perf_counter() - started:.0f} s")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=16)
@@ -242,8 +288,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=f"1400,{BOT_RATINGS['heuristic']},1750",
         help="true strengths (ratings on the ladder's scale)",
     )
+    parser.add_argument(
+        "--engine-seeds",
+        type=int,
+        default=0,
+        help="only the issue's farm on the real engine, over this many seeds",
+    )
     parser.add_argument("--quick", action="store_true")
     args = parser.parse_args(argv)
+    if args.engine_seeds:
+        engine_check(args)
+        return 0
     if args.quick:
         args.seeds, args.parties, args.population, args.warmup, args.check_parties = (
             2,
