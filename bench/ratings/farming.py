@@ -229,13 +229,16 @@ def run_seed(
 
 
 ENGINE_LEVELS = ("random", "beginner", "heuristic")
+ENGINE_POPULATION = 60  # as the published bench/bot_ratings.py run
+ENGINE_WARMUP = 400
 
 
 def engine_check(args: argparse.Namespace) -> None:
     """The issue's farm on the real engine: two players who play exactly like the heuristic
-    bot (true strength: the heuristic level's measured 1569, measured in the same population
-    model by bench/bot_ratings.py) with two bots of a fast level, ``--parties`` Parties per
-    seed, rated under both rules. The search levels are left out (over a second per Partie)."""
+    bot with two bots of a fast level, ``--parties`` Parties per seed, rated under both rules,
+    beside the same run's baseline: the two players at tables with two players of the
+    population model that measured the levels (bench/bot_ratings.py), after its warm-up. The
+    search levels are left out (over a second per Partie)."""
     sys.path.insert(0, str(ROOT / "bench"))
     from bot_ratings import play_partie as play_with_engine
 
@@ -245,6 +248,23 @@ def engine_check(args: argparse.Namespace) -> None:
     players = [("focal", 0), ("focal", 1)]
     for k in range(args.engine_seeds):
         rng = random.Random(args.seed + 500 + k)
+        # The same run's baseline: the two players on the engine's ladder (the population
+        # model of bench/bot_ratings.py, which measured the levels), no bots.
+        skills = [rng.gauss(0.0, 1.0) for _ in range(ENGINE_POPULATION)]
+        ladder = Ladder()
+        for number in range(ENGINE_WARMUP):
+            size = rng.choices(TABLE_SIZES, weights=TABLE_SIZE_WEIGHTS)[0]
+            seated = rng.sample(range(ENGINE_POPULATION), size)
+            totals = play_with_engine(rng, [skills[p] for p in seated], 10, number)
+            ladder.rate([("p", p) for p in seated], totals, {})
+        for number in range(args.parties):
+            others = rng.sample(range(ENGINE_POPULATION), 2)
+            seats = ["heuristic", skills[others[0]], "heuristic", skills[others[1]]]
+            totals = play_with_engine(rng, seats, 10, number)
+            ladder.rate([players[0], ("p", others[0]), players[1], ("p", others[1])], totals, {})
+        finals.setdefault(("baseline", "-"), []).append(
+            statistics.fmean(ladder.mu(p) for p in players)
+        )
         for level in ENGINE_LEVELS:
             ladders = {rule: Ladder() for rule in RULES}
             for number in range(args.parties):
@@ -262,14 +282,21 @@ def engine_check(args: argparse.Namespace) -> None:
         f"\nTwo players of heuristic strength ({BOT_RATINGS['heuristic']}) after {args.parties} "
         f"Parties on the engine (mean ± 95 % interval over {args.engine_seeds} seeds)\n"
     )
-    print("| with two bots of level | old rule (bots 1500) | new rule (bots at their level) |")
-    print("|---|---|---|")
+    print(
+        "| with two bots of level | old rule (bots 1500) | new rule (bots at their level) "
+        "| new - ladder baseline |"
+    )
+    print("|---|---|---|---|")
+    base = finals[("baseline", "-")]
     for level in ENGINE_LEVELS:
         old, new = mean_ci(finals[(level, "old")]), mean_ci(finals[(level, "new")])
+        paired = mean_ci([n - b for n, b in zip(finals[(level, "new")], base, strict=True)])
         print(
             f"| {level} ({BOT_RATINGS[level]}) | {old[0]:.0f} ± {old[1]:.0f} | "
-            f"{new[0]:.0f} ± {new[1]:.0f} |"
+            f"{new[0]:.0f} ± {new[1]:.0f} | {paired[0]:+.0f} ± {paired[1]:.0f} |"
         )
+    mean, half = mean_ci(base)
+    print(f"| baseline: the engine's ladder (no bots) | {mean:.0f} ± {half:.0f} | = | 0 |")
     print(f"\nmachine after: {uptime()}; {time.perf_counter() - started:.0f} s")
 
 

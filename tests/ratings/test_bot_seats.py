@@ -23,7 +23,6 @@ from tests.games.factories import UserFactory
 from tests.ratings.factories import BOT, EPOCH, finished_partie, outcome_of
 
 MIGRATION_BEFORE = [("ratings", "0012_rating_units_after_margin_32")]
-MIGRATION_AFTER = [("ratings", "0013_bot_seats_at_their_level_rating")]
 
 
 def record(partie) -> RatedPartie:
@@ -170,39 +169,45 @@ def test_the_migration_rates_recorded_bot_seats_at_their_level_and_recomputes_th
     )
     record(known)
     record(unknown)
+    # The pool as version 2 left it: jobs without a recorded bot rating, every bot at 1500.
+    for job in RatedPartie.objects.all():
+        job.participants = [
+            {k: v for k, v in p.items() if k not in ("bot_mu", "bot_sigma")}
+            for p in job.participants
+        ]
+        job.save(update_fields=["participants"])
     updates.apply_pending_ratings()
+    RatingLedger.objects.update(model_version=2)
+    at_1500 = snapshot()
     executor = MigrationExecutor(connection)
     try:
-        executor.migrate(MIGRATION_BEFORE)  # the reverse forgets the recorded bot ratings
-        executor.loader.build_graph()
-        old = executor.loader.project_state(MIGRATION_BEFORE).apps
-        jobs = old.get_model("ratings", "RatedPartie").objects
-        assert all("bot_mu" not in p for job in jobs.all() for p in job.participants)
-        # The pool as version 2 left it: every bot at 1500.
-        PlayerRating.objects.all().delete()
-        RatingChange.objects.all().delete()
-        old.get_model("ratings", "RatingLedger").objects.update(model_version=2)
-        assert updates.recompute_all_ratings() == 2
-        RatingLedger.objects.update(model_version=2)
-        at_1500 = snapshot()
-
-        executor.migrate(MIGRATION_AFTER)
-        executor.loader.build_graph()
+        executor.migrate(MIGRATION_BEFORE)
+        executor = MigrationExecutor(connection)
+        executor.migrate(executor.loader.graph.leaf_nodes())
         people = RatedPartie.objects.get(partie=known).participants
         assert [p.get("bot_mu") for p in people] == [None, None, 1332.0, 1332.0]
         assert [p.get("bot_sigma") for p in people[2:]] == [211.0, 211.0]
-        assert all(
-            p.get("bot_mu") is None for p in RatedPartie.objects.get(partie=unknown).participants
-        )
+        others = RatedPartie.objects.get(partie=unknown).participants
+        assert all(p.get("bot_mu") is None for p in others)
         assert RatingLedger.objects.get().model_version == 2
+        assert snapshot() == at_1500
         updates.apply_pending_ratings()  # nothing pending: the version alone recomputes
         assert RatingLedger.objects.get().model_version == elo.MODEL_VERSION == 3
-        assert snapshot() != at_1500
         recomputed = snapshot()
+        assert recomputed != at_1500
+        # Beating random bots counted at 1332 is worth less than beating 1500s.
+        assert recomputed[0][a.pk][0] < at_1500[0][a.pk][0]
         RatingChange.objects.all().delete()
         PlayerRating.objects.all().delete()
         updates.recompute_all_ratings()
         assert snapshot() == recomputed
+        # Backwards, the recorded bot ratings are forgotten again.
+        executor = MigrationExecutor(connection)
+        executor.migrate(MIGRATION_BEFORE)
+        executor.loader.build_graph()
+        old = executor.loader.project_state(MIGRATION_BEFORE).apps
+        jobs = old.get_model("ratings", "RatedPartie").objects.all()
+        assert all("bot_mu" not in p for job in jobs for p in job.participants)
     finally:
         executor = MigrationExecutor(connection)
         executor.migrate(executor.loader.graph.leaf_nodes())
