@@ -4,10 +4,12 @@ and the command all go through ``ratings.seasons.close_season``, and each closes
 from __future__ import annotations
 
 import datetime as dt
+import importlib
 import threading
 from io import StringIO
 
 import pytest
+from django.apps import apps
 from django.core.management import CommandError, call_command
 from django.db import connection
 from django.urls import reverse
@@ -103,8 +105,16 @@ def test_the_command_closes_due_seasons_like_the_task():
 
 
 def test_beat_runs_the_scheduled_close():
+    """The migration registers the task with beat (run here again: a transactional test
+    elsewhere may have flushed the rows the migration made)."""
+    migration = importlib.import_module(
+        "ratings.migrations.0014_season_ends_at_and_scheduled_close"
+    )
+    migration.create_periodic_task(apps, None)
+    migration.create_periodic_task(apps, None)  # idempotent
     task = PeriodicTask.objects.get(name="ratings: close due seasons")
     assert task.task == "ratings.tasks.close_due_seasons" and task.enabled
+    assert (task.interval.every, task.interval.period) == (60, "seconds")
 
 
 @pytest.mark.django_db(transaction=True)
