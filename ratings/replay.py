@@ -89,8 +89,8 @@ def bot_rating(level: str | None = None) -> elo.Rating:
 
     The level's measured rating and sigma on the ladder's scale (``bench/bot_ratings.py``), so
     beating a weak bot is worth what beating a weak player is worth, and the ladder cannot be
-    farmed by filling a table with random bots (docs/ratings.md, "Bot seats"). A level
-    without a measured rating counts as ``fallback_bot_rating``.
+    farmed by filling a table with random bots (docs/ratings.md, "Bot seats and farming").
+    A level without a measured rating counts as ``fallback_bot_rating``.
     """
     mu = level_rating(level) if level else None
     sigma = level_rating_sigma(level) if level else None
