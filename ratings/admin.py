@@ -9,8 +9,14 @@ report (``ratings:collusion``): club organisers are staff too and must not see a
 
 from __future__ import annotations
 
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.utils import timezone
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
+from ratings import seasons
 from ratings.models import (
     LadderQueueEntry,
     PlayerRating,
@@ -90,12 +96,69 @@ class LadderQueueEntryAdmin(admin.ModelAdmin):
 
 
 class SeasonStandingInline(admin.TabularInline):
+    """A closed season's archived standings: shown, never edited."""
+
     model = SeasonStanding
     extra = 0
     raw_id_fields = ("user",)
 
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
 
 @admin.register(Season)
 class SeasonAdmin(admin.ModelAdmin):
-    list_display = ("__str__", "number", "pool", "started_at", "closed_at")
+    """Seasons open and close only through ``ratings.seasons``: here a season's name and planned
+    end (``ends_at``, when beat closes it) can be edited, and the action closes it now."""
+
+    list_display = ("__str__", "number", "pool", "started_at", "ends_at", "closed_at")
+    readonly_fields = ("pool", "number", "started_at", "closed_at", "reset_pull", "reset_sigma")
     inlines = [SeasonStandingInline]
+    actions = ["close_selected_seasons"]
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False  # the next season opens when one closes (``close_season``)
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False  # a closed season's reset is part of the ratings' history
+
+    @admin.action(
+        permissions=["change"],
+        description=_("Close the selected seasons now (archive, soft reset, open the next)"),
+    )
+    def close_selected_seasons(self, request: HttpRequest, queryset: QuerySet[Season]) -> None:
+        """Close each selected open season through ``close_season``; a closed one is left as
+        it is (the action is idempotent: a second click or a stale page closes nothing)."""
+        closed, already = [], []
+        for season in queryset.order_by("pool", "number"):
+            now = timezone.now()
+            try:
+                result = seasons.close_season(season.pool, now=now, season=season.pk)
+            except ValueError:
+                self.message_user(
+                    request,
+                    gettext("%(season)s cannot close before Parties that are already rated.")
+                    % {"season": season.title},
+                    messages.ERROR,
+                )
+                continue
+            (closed if result.closed_at == now else already).append(season.title)
+        if closed:
+            self.message_user(
+                request,
+                gettext("Closed: %(seasons)s.") % {"seasons": ", ".join(closed)},
+                messages.SUCCESS,
+            )
+        if already:
+            self.message_user(
+                request,
+                gettext("Already closed, nothing changed: %(seasons)s.")
+                % {"seasons": ", ".join(already)},
+                messages.WARNING,
+            )

@@ -15,6 +15,7 @@ from rosbi_platform import celery_app as app
 APPLY_PENDING_RATINGS = "ratings.tasks.apply_pending_ratings"
 FORM_LADDER_TABLES = "ratings.tasks.form_ladder_tables"
 REFRESH_LEADERBOARD = "ratings.tasks.refresh_leaderboard"
+CLOSE_DUE_SEASONS = "ratings.tasks.close_due_seasons"
 
 
 def enqueue_task(name: str, *args: Any) -> None:

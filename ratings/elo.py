@@ -32,8 +32,9 @@ from typing import Any
 # changes what a history's ratings are. A pool whose stored ratings were computed under
 # another version is recomputed from its history, once, on its next update
 # (``ratings.updates``). 1: margin scale 12, Elo's 400 (until December 2026); 2: margin scale
-# 32 in units 1.8 times larger.
-MODEL_VERSION = 2
+# 32 in units 1.8 times larger; 3: a bot seat counts as its level's measured rating, recorded
+# with the Partie (``ratings.replay.bot_rating``), no longer as a fixed 1500.
+MODEL_VERSION = 3
 
 INITIAL_MU = 1500.0
 # Every constant in rating points below is 1.8 times its value before December 2026

@@ -80,9 +80,12 @@ class RatedPartie(models.Model):
     """A finished rated Partie waiting for (or done with) its rating update.
 
     ``participants`` is the rating input frozen at finishing time, one entry per seat:
-    ``{"seat", "user_id" (None for bots), "bot_level", "total", "place", "left"}``. A human who
-    left a started table is listed with their ``user_id`` and ``left=True`` although a bot
-    finished the seat. Recompute replays these rows, so history cannot drift with later edits.
+    ``{"seat", "user_id" (None for bots), "bot_level", "bot_mu", "bot_sigma", "total", "place",
+    "left"}``; ``bot_mu``/``bot_sigma`` are the rating a bot seat counts as (its level's measured
+    rating when the Partie was recorded; None for a person). A human who left a started table
+    is listed with their ``user_id`` and ``left=True`` although a bot finished the seat (their
+    seat, not a bot seat). Recompute replays these rows, so history cannot drift with later
+    edits, a re-measure of the bot levels included.
     """
 
     class Status(models.TextChoices):
@@ -207,7 +210,8 @@ class LadderQueueEntry(models.Model):
 
 
 class Season(models.Model):
-    """A ladder season; closing it archives the standings and soft-resets the pool.
+    """A ladder season; closing it (``ratings.seasons.close_season``, on ``ends_at`` or by
+    hand) archives the standings, soft-resets the pool and opens the next season.
 
     Seasons are numbered; the name is empty unless an organiser gave one, and ``title`` words
     "Season N" in the reader's language when the page is drawn (never stored in one language).
@@ -222,6 +226,14 @@ class Season(models.Model):
         help_text=_("Leave empty to show “Season N” in each reader's language."),
     )
     started_at = models.DateTimeField()
+    # When the season is planned to close: beat closes it then (``seasons.close_due_seasons``),
+    # and the next season is planned as long. Empty: it closes only by hand.
+    ends_at = models.DateTimeField(
+        _("ends at"),
+        null=True,
+        blank=True,
+        help_text=_("The season closes on its own at this time; leave empty to close it by hand."),
+    )
     closed_at = models.DateTimeField(null=True, blank=True)
     # The soft reset applied at closing, kept so a recompute replays it identically.
     reset_pull = models.FloatField(default=0.5)

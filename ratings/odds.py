@@ -24,16 +24,16 @@ def pool_scale(pool: str = LADDER_POOL) -> float:
     """The log-odds multiplier that makes the pool's odds honest, from its own recent results.
 
     Each of the pool's last ``CALIBRATION_PARTIES`` applied Parties is rebuilt as ``predict``
-    saw it before the Partie (the stored pre-Partie ratings, bots at their fixed rating, a
-    leaver one point behind the worst total, as the update rated it) and ``elo.fit_scale``
-    finds the scale under which those predictions were honest. 1 (the bare model) for a
-    pool without history. Cached per state of the pool's ledger (the count of applied Parties
+    saw it before the Partie (the stored pre-Partie ratings, bots at the rating recorded with
+    the Partie, a leaver one point behind the worst total, as the update rated it) and
+    ``elo.fit_scale`` finds the scale under which those predictions were honest. 1 (the bare
+    model) for a pool without history. Cached per state of the pool's ledger (the count of applied Parties
     and the last one), so a new result or a recompute is seen at the next read.
     """
     from django.core.cache import cache
 
     from ratings.models import RatedPartie, RatingLedger
-    from ratings.replay import bot_rating
+    from ratings.replay import recorded_bot_rating
 
     ledger = RatingLedger.objects.filter(pool=pool).values_list("applied", "last_partie_id").first()
     if ledger is None:
@@ -55,12 +55,14 @@ def pool_scale(pool: str = LADDER_POOL) -> float:
     ):
         stamp = last.timestamp() if last is not None else None
         before[(partie_id, user_id)] = elo.Rating(mu, sigma, games, stamp)
-    bot = bot_rating()
     pairs: list[tuple[float, float]] = []
     for partie_id, finished_at, participants in jobs:
         people = sorted(participants, key=lambda p: p["seat"])
         players = [
-            bot if p["user_id"] is None else before.get((partie_id, p["user_id"])) for p in people
+            recorded_bot_rating(p)
+            if p["user_id"] is None
+            else before.get((partie_id, p["user_id"]))
+            for p in people
         ]
         if any(player is None for player in players) or not 3 <= len(players) <= 6:
             continue  # a Partie the update did not rate as a whole
@@ -94,7 +96,8 @@ def table_odds(table: Any, user: Any, now: dt.datetime | None = None) -> list[Od
     """The odds a seated player sees at a rated table that has not started, else None.
 
     Uses the same maths as the update (``elo.table_odds``): humans with their pool rating as
-    of ``now``, newcomers at 1500, bots at their fixed rating. Needs 3-6 occupied seats.
+    of ``now``, newcomers at 1500, bots at their level's measured rating. Needs 3-6 occupied
+    seats.
     """
     from games import selectors as games_selectors
     from games.models import Table
@@ -114,7 +117,7 @@ def table_odds(table: Any, user: Any, now: dt.datetime | None = None) -> list[Od
         )
     }
     players = [
-        bot_rating()
+        bot_rating(s.bot_level)
         if s.user_id is None
         else (stored[s.user_id].as_rating() if s.user_id in stored else elo.new_rating())
         for s in seats
@@ -175,7 +178,7 @@ def change_explained(change: RatingChange) -> ChangeExplained | None:
     terms the update summed. None when the Partie's job is missing.
     """
     from ratings.models import RatedPartie
-    from ratings.replay import bot_rating
+    from ratings.replay import recorded_bot_rating
 
     job = RatedPartie.objects.filter(partie_id=change.partie_id).first()
     if job is None:
@@ -193,7 +196,7 @@ def change_explained(change: RatingChange) -> ChangeExplained | None:
     for p in people:
         row = rows.get(p["user_id"]) if p["user_id"] is not None else None
         if row is None:
-            players.append(bot_rating())
+            players.append(recorded_bot_rating(p))
         else:
             last = row.last_played_before
             players.append(

@@ -10,7 +10,7 @@ from django.db import IntegrityError, transaction
 from games.outcomes import PartieOutcome
 from ratings.dispatch import APPLY_PENDING_RATINGS, enqueue_task
 from ratings.models import LADDER_POOL, RatedPartie
-from ratings.replay import count_rated_humans
+from ratings.replay import bot_rating, count_rated_humans
 from rosbi_platform.accounts.models import Profile
 
 # Who at a finished rated Partie is not rated by it: each rule returns user ids. Bot accounts
@@ -49,22 +49,34 @@ def unrated_players(outcome: PartieOutcome) -> set[int]:
 def participants_of(outcome: PartieOutcome) -> list[dict[str, Any]]:
     """The rating input of a finished Partie: one entry per seat, leavers marked.
 
-    A player the Partie does not rate (``unrated_players``) is stored as a bot seat
-    (``user_id`` None, ``unrated`` True): the others' ratings count it at the bot rating, and
-    it gets no rating of its own."""
+    A bot seat (no ``user_id``) carries the rating it counts as, its level's measured rating
+    and sigma at this moment (``bot_mu``/``bot_sigma``): frozen with the Partie, so replaying
+    history later rates it exactly as now. A seat a bot finished for a player who left is the
+    player's (``user_id`` set, ``left``), rated as theirs; it carries no bot rating. A player
+    the Partie does not rate (``unrated_players``) is stored as a bot seat (``user_id`` None,
+    ``unrated`` True, no level: the fallback bot rating): the others' ratings count it at
+    that rating, and it gets no rating of its own.
+    """
     unrated = unrated_players(outcome)
-    return [
-        {
-            "seat": seat.seat,
-            "user_id": None if seat.user_id in unrated else seat.user_id,
-            "bot_level": seat.bot_level,
-            "total": seat.total,
-            "place": seat.place,
-            "left": seat.left,
-            **({"unrated": True} if seat.user_id in unrated else {}),
-        }
-        for seat in sorted(outcome.seats, key=lambda s: s.seat)
-    ]
+    people = []
+    for seat in sorted(outcome.seats, key=lambda s: s.seat):
+        user_id = None if seat.user_id in unrated else seat.user_id
+        level = seat.bot_level if seat.user_id not in unrated else None
+        bot = bot_rating(level) if user_id is None else None
+        people.append(
+            {
+                "seat": seat.seat,
+                "user_id": user_id,
+                "bot_level": level,
+                "bot_mu": bot.mu if bot is not None else None,
+                "bot_sigma": bot.sigma if bot is not None else None,
+                "total": seat.total,
+                "place": seat.place,
+                "left": seat.left,
+                **({"unrated": True} if seat.user_id in unrated else {}),
+            }
+        )
+    return people
 
 
 def record_finished_partie(outcome: PartieOutcome) -> RatedPartie | None:

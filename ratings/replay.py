@@ -5,9 +5,11 @@ No database here: ``ratings.updates`` reads the jobs and stores what the replay 
 late Partie and replay what follows) and the full recompute, which is why recompute equals
 incremental to the last bit.
 
-House rules (see docs/ratings.md): bots take part in the maths as a fixed rating
-(``RATINGS_BOT_MU``/``RATINGS_BOT_SIGMA``) and are never updated; a human who left a started
-table is rated as last, with a total one point worse than the worst total at the table.
+House rules (see docs/ratings.md): a bot seat takes part in the maths as the measured rating
+of its level (``games.bots.level_rating``, with its sigma), frozen into the rated Partie when it
+is recorded, and is never updated; a seat without one counts as ``RATINGS_BOT_MU``/
+``RATINGS_BOT_SIGMA``. A human who left a started table (a bot finished their seat) is rated as
+themselves, last, with a total one point worse than the worst total at the table.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from typing import Any
 
 from django.conf import settings
 
+from games.bots import level_rating, level_rating_sigma
 from ratings import elo
 
 ProgressCallback = Callable[[int, int], None]
@@ -72,12 +75,38 @@ class SeasonReset:
     sigma_bump: float
 
 
-def bot_rating() -> elo.Rating:
-    """The fixed rating a bot seat counts as (bots are never rated themselves)."""
+def fallback_bot_rating() -> elo.Rating:
+    """What a bot seat counts as when its level has no measured rating (and in a rated Partie
+    recorded before bot seats carried one): ``RATINGS_BOT_MU``/``RATINGS_BOT_SIGMA``, 1500."""
     return elo.Rating(
         mu=float(getattr(settings, "RATINGS_BOT_MU", elo.INITIAL_MU)),
         sigma=float(getattr(settings, "RATINGS_BOT_SIGMA", elo.MIN_SIGMA)),
     )
+
+
+def bot_rating(level: str | None = None) -> elo.Rating:
+    """The rating a bot seat of ``level`` counts as (bots are never rated themselves).
+
+    The level's measured rating and sigma on the ladder's scale (``bench/bot_ratings.py``), so
+    beating a weak bot is worth what beating a weak player is worth, and the ladder cannot be
+    farmed by filling a table with random bots (docs/ratings.md, "Bot seats and farming").
+    A level without a measured rating counts as ``fallback_bot_rating``.
+    """
+    mu = level_rating(level) if level else None
+    sigma = level_rating_sigma(level) if level else None
+    if mu is None or sigma is None:
+        return fallback_bot_rating()
+    return elo.Rating(mu=float(mu), sigma=float(sigma))
+
+
+def recorded_bot_rating(participant: dict[str, Any]) -> elo.Rating:
+    """The rating a bot seat of a recorded Partie counts as: the one frozen into it at
+    recording (``bot_mu``/``bot_sigma``), so a later re-measure of the levels never rewrites
+    history and a recompute equals the live update; ``fallback_bot_rating`` without one."""
+    mu = participant.get("bot_mu")
+    if mu is None:
+        return fallback_bot_rating()
+    return elo.Rating(mu=float(mu), sigma=float(participant["bot_sigma"]))
 
 
 def soft_reset(rating: elo.Rating, pull: float, sigma_bump: float) -> elo.Rating:
@@ -110,15 +139,26 @@ def reset_states(states: dict[int, State], reset: SeasonReset) -> None:
         states[uid] = (new.mu, new.sigma, new.games, new.last_played, state[4])
 
 
+def _bot_state(participant: dict[str, Any], fallback: State) -> State:
+    """A bot seat as the maths sees it: ``recorded_bot_rating`` without building a Rating."""
+    mu = participant.get("bot_mu")
+    return fallback if mu is None else (float(mu), float(participant["bot_sigma"]), 0, None, None)
+
+
 def _rate_job(job: Job, states: dict[int, State], bot: State, changes: list[ChangeRow]) -> None:
-    """Apply one Partie to ``states`` in memory; append the rating-change rows it causes."""
+    """Apply one Partie to ``states`` in memory; append the rating-change rows it causes.
+
+    ``bot`` is the state of a bot seat recorded without a rating of its own."""
     people = job.participants
     if count_rated_humans(people) < 2:
         return
     worst = max(p["total"] for p in people)
     totals = [worst + 1 if p["left"] else p["total"] for p in people]
     last_place = len(people)
-    players = [bot if p["user_id"] is None else states.get(p["user_id"], NEWCOMER) for p in people]
+    players = [
+        _bot_state(p, bot) if p["user_id"] is None else states.get(p["user_id"], NEWCOMER)
+        for p in people
+    ]
     finished_at = job.finished_at
     stamp = finished_at.timestamp()
     after = elo.update_values(players, totals, stamp)
@@ -160,7 +200,7 @@ def replay_jobs(
 
     With ``sink``, the rows go to it instead, every ``sink_every`` jobs and at the end (so
     the database can store them while the replay goes on), and nothing is returned."""
-    bot: State = (*_values(bot_rating()), None)
+    bot: State = (*_values(fallback_bot_rating()), None)
     changes: list[ChangeRow] = []
     pending_resets = sorted(resets, key=lambda r: r.closed_at)
     next_reset = 0

@@ -1,6 +1,7 @@
-"""Celery tasks of the ratings app: apply pending rating updates, run a matchmaking round.
+"""Celery tasks of the ratings app: apply pending rating updates, run a matchmaking round,
+renumber the leaderboard, close the seasons whose end has come.
 
-Both are idempotent (the actions lock and re-check), so duplicate delivery, retries and
+All are idempotent (the actions lock and re-check), so duplicate delivery, retries and
 overlapping beat runs change nothing twice. The tasks import the actions; the actions queue
 tasks by name through ``ratings.dispatch`` and never import this module.
 """
@@ -11,8 +12,13 @@ import datetime as dt
 
 from celery import shared_task
 
-from ratings import leaderboard, ranked_queue, updates
-from ratings.dispatch import APPLY_PENDING_RATINGS, FORM_LADDER_TABLES, REFRESH_LEADERBOARD
+from ratings import leaderboard, ranked_queue, seasons, updates
+from ratings.dispatch import (
+    APPLY_PENDING_RATINGS,
+    CLOSE_DUE_SEASONS,
+    FORM_LADDER_TABLES,
+    REFRESH_LEADERBOARD,
+)
 from ratings.models import LADDER_POOL
 
 
@@ -38,3 +44,14 @@ def refresh_leaderboard_task(pool: str = LADDER_POOL) -> int:
     """Renumber the leaderboard (queued after rating changes; beat runs it every minute,
     since eligibility also changes with time). Idempotent: each run replaces the ranks."""
     return leaderboard.run_queued_refresh(pool)
+
+
+@shared_task(name=CLOSE_DUE_SEASONS, ignore_result=True)
+def close_due_seasons_task(now: str | None = None) -> int:
+    """Close every season whose end has come (beat, every minute); the number closed.
+
+    Idempotent: ``close_season`` closes a named season once, however often this runs.
+    ``now`` (ISO 8601) pins the clock for tests; beat leaves it out.
+    """
+    moment = dt.datetime.fromisoformat(now) if now else None
+    return len(seasons.close_due_seasons(now=moment))

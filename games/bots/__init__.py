@@ -44,6 +44,15 @@ def level_rating(level: str) -> int | None:
     return BOT_RATINGS.get(level)
 
 
+def level_rating_sigma(level: str) -> int | None:
+    """The uncertainty (sigma) of the level's measured rating, on the ladder's scale, if any.
+
+    The rated ladder counts a bot seat as a player of this rating and sigma."""
+    from .ratings_table import BOT_RATING_SIGMAS
+
+    return BOT_RATING_SIGMAS.get(level)
+
+
 def make_bot(level: str, seed: int | None = None, **options: Any) -> Bot:
     """A bot of ``level`` with its own ``random.Random(seed)``; options go to its constructor
     (e.g. ``samples``, ``time_limit`` and ``rollout`` for ``"strong"``)."""
@@ -64,6 +73,7 @@ __all__ = [
     "RandomBot",
     "StrongBot",
     "level_rating",
+    "level_rating_sigma",
     "make_bot",
     "sample_hands",
 ]

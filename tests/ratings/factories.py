@@ -66,9 +66,11 @@ def finished_partie(
     rated: bool = True,
     left: set[int] | frozenset[int] = frozenset(),
     rating_pool: str = "",
+    bot_level: str = "heuristic",
 ) -> Partie:
     """A finished Partie: ``players`` are users or ``BOT``; seats in ``left`` were taken over
-    by a bot after their player left (the result row then names no user, as in games).
+    by a bot after their player left (the result row then names no user, as in games). Every
+    bot plays at ``bot_level``.
 
     Each player's total is spread over the six deals (all in the first deal, zero after), and
     the other deals score zero, so per-contract statistics are predictable.
@@ -87,13 +89,13 @@ def finished_partie(
     seats = []
     for number, player in enumerate(players):
         human = player if player != BOT else None
-        bot_level = "heuristic" if human is None or number in left else ""
+        seat_level = bot_level if human is None or number in left else ""
         seats.append(
             Seat(
                 table=table,
                 number=number,
                 user=None if number in left else human,
-                bot_level=bot_level,
+                bot_level=seat_level,
                 started_by=human,
                 left_at=(finished_at or timezone.now()) if number in left else None,
             )
@@ -117,7 +119,7 @@ def finished_partie(
             partie=partie,
             seat=number,
             user=human,
-            bot_level="" if human is not None else "heuristic",
+            bot_level="" if human is not None else bot_level,
             total=totals[number],
             place=places[number],
             started_by=player if player != BOT else None,

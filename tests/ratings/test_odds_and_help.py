@@ -11,6 +11,7 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
 
+from games.bots.ratings_table import BOT_RATING_SIGMAS, BOT_RATINGS
 from games.models import Seat
 from ratings import elo, recording, updates
 from ratings import odds as rating_odds
@@ -45,13 +46,14 @@ def test_a_seated_player_sees_the_odds_before_a_rated_table_starts(client):
     assert [row.is_you for row in odds] == [False, True, False, False]
     assert odds[0].expected_place < odds[3].expected_place < odds[1].expected_place
     assert all(row.change_if_first >= 0 for row in odds)
-    # The same figures as the pure maths, the bot at its fixed rating, the newcomer at 1500.
+    # The same figures as the pure maths, the bot at its level's rating, the newcomer at 1500.
     pure = elo.table_odds(
         [
             elo.Rating(1800.0, 60.0),
             elo.Rating(1300.0, 60.0),
             elo.new_rating(),
-            elo.Rating(elo.INITIAL_MU, elo.MIN_SIGMA),  # a bot seat's fixed rating
+            # a heuristic bot seat: its level's measured rating, as the update counts it
+            elo.Rating(BOT_RATINGS["heuristic"], BOT_RATING_SIGMAS["heuristic"]),
         ]
     )
     assert [row.change_if_last for row in odds] == [round(o.change_if_last) for o in pure]

@@ -8,6 +8,7 @@ import threading
 import pytest
 from django.db import connection
 
+from games.bots.ratings_table import BOT_RATING_SIGMAS, BOT_RATINGS
 from games.handoff import hand_off_partie_result
 from ratings import elo, recording, updates
 from ratings.models import PlayerRating, RatedPartie, RatingChange, RatingLedger
@@ -149,12 +150,14 @@ def test_unrated_tables_are_not_recorded():
     assert not RatedPartie.objects.exists()
 
 
-def test_bots_count_as_a_fixed_1500_and_are_never_rated():
+def test_bots_count_at_their_level_rating_and_are_never_rated():
+    """The factory's bots play at the heuristic level: they count as its measured rating."""
     a, b = UserFactory.create_batch(2)
     players = [a, BOT, b, BOT]
     record(finished_partie(players, [0, 5, 30, 12], EPOCH))
     updates.apply_pending_ratings()
-    expected = expected_after([(players, [0, 5, 30, 12], EPOCH)])
+    heuristic = elo.Rating(mu=BOT_RATINGS["heuristic"], sigma=BOT_RATING_SIGMAS["heuristic"])
+    expected = expected_after([(players, [0, 5, 30, 12], EPOCH)], bot=heuristic)
     assert rating(a).mu == expected[a.pk].mu
     assert rating(b).mu == expected[b.pk].mu
     assert PlayerRating.objects.count() == 2

@@ -308,6 +308,16 @@ def join_methods() -> list[str]:
         return list(cursor.fetchone())
 
 
+def rerate_recorded_bots(mu: float) -> None:
+    """Another rating for every recorded bot seat (a bot seat's rating is frozen into its
+    rated Partie, so this is how the rules of the history change under the rerun)."""
+    for job in RatedPartie.objects.all():
+        for person in job.participants:
+            if person["user_id"] is None:
+                person["bot_mu"] = mu
+        job.save(update_fields=["participants"])
+
+
 def rated_history_with_bots(users: list, count: int) -> list:
     parties = []
     for i in range(count):
@@ -321,10 +331,8 @@ def rated_history_with_bots(users: list, count: int) -> list:
     return parties
 
 
-def test_a_rerun_after_a_change_of_the_rating_parameters_updates_the_changes_in_place(
-    monkeypatch, settings
-):
-    """Another fixed bot rating changes nearly every stored change: the rerun (merged piece by
+def test_a_rerun_after_a_change_of_the_rating_parameters_updates_the_changes_in_place(monkeypatch):
+    """Another rating of every recorded bot seat changes nearly every stored change: the rerun (merged piece by
     piece, here 3 Parties a piece) updates them in place, keeping their primary
     keys, deletes the changes of a voided Partie, inserts a missing one, and ends exactly
     where a first run under the new parameters ends."""
@@ -338,7 +346,7 @@ def test_a_rerun_after_a_change_of_the_rating_parameters_updates_the_changes_in_
     missing.delete()
     hash_join_before = join_methods()
 
-    settings.RATINGS_BOT_MU = 1750.0
+    rerate_recorded_bots(1750.0)
     assert updates.recompute_all_ratings() == 13
     rerun = snapshot()
     after = {(c.partie_id, c.user_id): c.pk for c in RatingChange.objects.all()}
@@ -363,7 +371,7 @@ def test_a_rerun_after_a_change_of_the_rating_parameters_updates_the_changes_in_
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_rerun_refused_by_the_database_leaves_everything_as_it_was(monkeypatch, settings):
+def test_a_rerun_refused_by_the_database_leaves_everything_as_it_was(monkeypatch):
     """A rerun whose changes the database refuses (a player id that does not exist, in a
     piece after others were already merged) rolls back whole: the stored
     changes and ratings as they were, no temporary table, no thread left."""
@@ -380,7 +388,7 @@ def test_a_rerun_refused_by_the_database_leaves_everything_as_it_was(monkeypatch
     job.participants[0]["user_id"] = 10**9
     job.save(update_fields=["participants"])
 
-    settings.RATINGS_BOT_MU = 1750.0  # and every other change would be rewritten
+    rerate_recorded_bots(1750.0)  # and every other change would be rewritten
     with pytest.raises(IntegrityError):
         updates.recompute_all_ratings()
     assert snapshot() == stored
