@@ -17,6 +17,12 @@ class TournamentsConfig(AppConfig):
             _on_partie_finished, dispatch_uid="tournaments.record_partie_result"
         )
 
+        # This app's part of a person's data (export, deletion): accounts.personal_data.
+        from rosbi_platform.accounts.personal_data import register_section
+        from tournaments.personal_data import SECTION
+
+        register_section(SECTION)
+
 
 def _on_partie_finished(sender, outcome, **kwargs) -> None:
     """Record a tournament table's result; everything else is queued after the commit."""
