@@ -261,6 +261,12 @@ class MeDeleteView(APIView):
             "or is the last owner of a club; a wrong password is 400 `invalid`."
         ),
         request=DeleteAccountSerializer,
+        examples=[
+            OpenApiExample(
+                "The password again", value={"password": "correct horse"}, request_only=True
+            ),
+            OpenApiExample("Deleted", value={"deleted": True}, response_only=True),
+        ],
         responses={
             200: DeletedSerializer,
             400: OpenApiResponse(ErrorSerializer),
