@@ -14,7 +14,7 @@ from django.contrib.admin.models import LogEntry
 from django.contrib.auth import get_user_model
 from django.test import override_settings
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from games import lobby
 from games.models import Abandonment, PartieDeal, Seat, SeatResult, Table
@@ -34,6 +34,14 @@ from tests.tournaments.factories import ClubFactory, MembershipFactory, Tourname
 from tournaments.models import Entry, Standing, Tournament
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def english_afterwards():
+    """A German page request leaves German active in this thread: the next test reads English."""
+    yield
+    translation.activate("en")
+
 
 PASSWORD = "correct horse battery"
 CARD = re.compile(r"\b[6789TJQKA][CSHD]\b")

@@ -15,6 +15,14 @@ from tests.ratings.factories import BOT, finished_partie
 
 pytestmark = pytest.mark.django_db
 
+
+@pytest.fixture(autouse=True)
+def english_afterwards():
+    """A German page request leaves German active in this thread: the next test reads English."""
+    yield
+    translation.activate("en")
+
+
 NOW = dt.datetime(2026, 6, 1, 12, 0, tzinfo=dt.UTC)
 
 
@@ -94,3 +102,24 @@ def test_a_clean_record_says_so_in_german(client):
     client.force_login(player)
     page = client.get(reverse("accounts:profile"), HTTP_ACCEPT_LANGUAGE="de").content.decode()
     assert "Keine abgebrochenen gewerteten Partien in den letzten 30 Tagen." in page
+
+
+def test_the_one_rated_play_check_makes_them_wait_and_casual_play_stays_open():
+    """Wired into ``ratings.eligibility``: every rated door (tables, the ranked queue) refuses
+    during the wait with the same sentence; casual tables do not ask."""
+    from games import lobby
+    from games.events import ServiceError
+    from ratings import eligibility, ranked_queue
+
+    player = UserFactory()
+    latest = timezone.now() - dt.timedelta(minutes=1)
+    abandon(player, latest - dt.timedelta(minutes=30))
+    assert eligibility.rated_play_refusal(player) is None
+    abandon(player, latest)
+    refusal = eligibility.rated_play_refusal(player)
+    assert refusal and "you may play rated again from" in refusal
+    with pytest.raises(ServiceError, match="you may play rated again"):
+        lobby.create_table(owner=player, size=3, rated=True)
+    with pytest.raises(ranked_queue.QueueError, match="you may play rated again"):
+        ranked_queue.join_queue(player)
+    assert lobby.create_table(owner=player, size=3).rated is False
