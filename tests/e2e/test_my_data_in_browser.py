@@ -5,6 +5,7 @@ happens, refuses a wrong password, then signs the player out for good."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -54,7 +55,7 @@ def test_download_my_data_and_delete_my_account(asgi_live_server, chromium, lang
         page.get_by_role("link", name=text["download"], exact=True).click()
     download = waiting.value
     assert download.suggested_filename.startswith(f"rosbi-data-{user.username}-")
-    document = json.loads(open(download.path(), encoding="utf-8").read())
+    document = json.loads(Path(download.path()).read_text(encoding="utf-8"))
     assert document["accounts"]["account"]["username"] == user.username
     assert [t["name"] for t in document["accounts"]["api_tokens"]] == ["my bot"]
     assert secret not in json.dumps(document)
