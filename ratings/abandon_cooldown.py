@@ -1,11 +1,11 @@
 """The cost of abandoning rated Parties: past a threshold, a wait before the next rated game.
 
 The rule (docs/ratings.md, "Leaving rated games"), in the spirit of Lichess's escalating play
-bans: look at the player's latest abandonment (``games.abandonments``) and count the
-abandonments in the ``WINDOW`` that ends there, that one included. One costs nothing beyond
-the record on their profile; two make them wait ten minutes from the latest; three, an hour;
-four or more, a day. The count forgets an abandonment once it is older than the window, so a
-player who stays at their tables starts afresh.
+bans: at each abandonment (``games.abandonments``) count the abandonments in the ``WINDOW``
+that ends there, that one included. One costs nothing beyond the record on their profile; two
+make them wait ten minutes from that moment; three, an hour; four or more, a day; the player
+waits until the latest of these ends. The count forgets an abandonment once it is older than
+the window, so a player who stays at their tables starts afresh.
 """
 
 from __future__ import annotations
@@ -36,6 +36,22 @@ def wait_for(count: int) -> dt.timedelta:
     return dt.timedelta(0)
 
 
+def cooldown_end(times: list[dt.datetime]) -> tuple[dt.datetime, int] | None:
+    """The pure rule: every abandonment costs the wait of the count in the window ending at it
+    (itself included), from its moment; the player waits until the latest of those ends.
+    Returns (end, that count), or None when no abandonment costs a wait. Taking the latest end
+    over every abandonment makes the rule monotone: one more abandonment never shortens a
+    wait."""
+    ordered = sorted(times)
+    best: tuple[dt.datetime, int] | None = None
+    for index, moment in enumerate(ordered):
+        count = sum(1 for earlier in ordered[: index + 1] if earlier >= moment - WINDOW)
+        wait = wait_for(count)
+        if wait and (best is None or moment + wait > best[0]):
+            best = (moment + wait, count)
+    return best
+
+
 def cooldown_until(user: Any, now: dt.datetime | None = None) -> tuple[dt.datetime, int] | None:
     """When ``user`` may play rated again and how many abandonments cost it; None when they
     may now."""
@@ -43,13 +59,10 @@ def cooldown_until(user: Any, now: dt.datetime | None = None) -> tuple[dt.dateti
         return None
     now = now or timezone.now()
     longest = WAITS[0][1]
-    times = abandonment_times(user, now - longest - WINDOW, now)
-    if not times:
-        return None
-    latest = times[-1]
-    count = sum(1 for moment in times if moment >= latest - WINDOW)
-    until = latest + wait_for(count)
-    return (until, count) if until > now else None
+    # An abandonment whose wait could still run started within ``longest``; its window reaches
+    # one ``WINDOW`` further back.
+    ending = cooldown_end(abandonment_times(user, now - longest - WINDOW, now))
+    return ending if ending is not None and ending[0] > now else None
 
 
 def abandon_cooldown_refusal(user: Any, now: dt.datetime | None = None) -> str | None:

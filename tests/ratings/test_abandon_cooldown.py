@@ -7,6 +7,8 @@ import datetime as dt
 import pytest
 from django.urls import reverse
 from django.utils import timezone, translation
+from hypothesis import given
+from hypothesis import strategies as st
 
 from games.models import Abandonment
 from ratings import abandon_cooldown
@@ -123,3 +125,27 @@ def test_the_one_rated_play_check_makes_them_wait_and_casual_play_stays_open():
     with pytest.raises(ranked_queue.QueueError, match="you may play rated again"):
         ranked_queue.join_queue(player)
     assert lobby.create_table(owner=player, size=3).rated is False
+
+
+moments = st.lists(
+    st.integers(min_value=0, max_value=72 * 60).map(lambda m: NOW - dt.timedelta(minutes=m)),
+    max_size=8,
+)
+
+
+@given(times=moments, extra=st.integers(min_value=0, max_value=72 * 60))
+def test_one_more_abandonment_never_shortens_the_wait(times, extra):
+    before = abandon_cooldown.cooldown_end(times)
+    after = abandon_cooldown.cooldown_end([*times, NOW - dt.timedelta(minutes=extra)])
+    if before is not None:
+        assert after is not None and after[0] >= before[0]
+
+
+@given(times=moments)
+def test_a_wait_exactly_when_two_fall_within_a_day(times):
+    ordered = sorted(times)
+    close_pair = any(
+        later - earlier <= abandon_cooldown.WINDOW
+        for earlier, later in zip(ordered, ordered[1:], strict=False)
+    )
+    assert (abandon_cooldown.cooldown_end(times) is not None) == close_pair
