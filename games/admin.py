@@ -18,6 +18,7 @@ from django.utils.translation import ngettext
 from games import handoff, lobby, reports
 from games.events import ServiceError
 from games.models import (
+    Abandonment,
     ChatMessage,
     ChatReport,
     Partie,
@@ -209,6 +210,24 @@ class PartieAdmin(ReadOnlyAdmin):
 @admin.register(SeatResult)
 class SeatResultAdmin(ReadOnlyAdmin):
     list_display = ("partie", "seat", "user", "bot_level", "total", "place")
+
+
+@admin.register(Abandonment)
+class AbandonmentAdmin(admin.ModelAdmin):
+    """Abandoned rated Parties (``games.abandonments``): read here; an unfair one (the server,
+    not the player, was at fault) may be deleted by whoever holds the delete permission, which
+    ends the wait it caused."""
+
+    list_display = ("user", "partie", "kind", "created")
+    list_filter = ("kind",)
+    search_fields = ("user__username",)
+    readonly_fields = ("user", "partie", "kind", "created")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
 
 
 @admin.register(ChatMessage)

@@ -13,6 +13,7 @@ import secrets
 from django.utils import timezone
 
 from games import queue
+from games.abandonments import record_timeouts_at_finish
 from games.engine import CONTRACT_ORDER, DEALS_PER_PARTIE, Deal, deal_hands
 from games.events import EventLog, notify_lobby
 from games.live.facts import deal_started_facts
@@ -87,6 +88,7 @@ def finish_partie(
     Called by ``finish_deal`` inside the move's locked transaction when the sixth deal ends.
     """
     totals = [sum(column) for column in zip(*score_sheet, strict=True)]
+    record_timeouts_at_finish(table, seats)
     ranks = final_places(totals, [s.resigned for s in seats])
     SeatResult.objects.bulk_create(
         [

@@ -10,6 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import queue, selectors
+from games.abandonments import record_abandonment
 from games.deals import dealing_rng, start_deal
 from games.engine import Deal, draw_first_dealer
 from games.events import (
@@ -23,7 +24,7 @@ from games.events import (
     with_locked_table,
 )
 from games.live.positions import Position, positions
-from games.models import BOT_LEVEL_CHOICES, Partie, Seat, Table, TableInvitation
+from games.models import BOT_LEVEL_CHOICES, Abandonment, Partie, Seat, Table, TableInvitation
 from games.rated_play import require_rated_play
 from rosbi_platform.accounts.selectors import is_bot_account
 from rosbi_platform.friends import selectors as friends
@@ -212,6 +213,7 @@ def leave_table(table_id: int, user: Any) -> None:
         log = EventLog(table)
         deal = None
         if table.status == Table.Status.PLAYING:
+            record_abandonment(table, user.pk, Abandonment.Kind.LEFT)
             deal = hand_seat_to_bot(table, seats, seat, log)
         else:
             seat.user = None

@@ -14,6 +14,7 @@ from typing import Any
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import DealRecord, HouseRules, PartieRecord
@@ -472,3 +473,36 @@ class ChatReport(models.Model):
 
     def __str__(self) -> str:
         return f"report of chat {self.message_id} by {self.reporter_id}"
+
+
+class Abandonment(models.Model):
+    """A player abandoned a rated Partie: their seat went to a bot for good (they left or
+    resigned mid-Partie, or their clock ran out and they never came back before the end).
+
+    One row per (player, Partie), so a retried leave, a second timeout or the hand-off running
+    twice records it once. Shown on the player's profile and ladder page; past the threshold of
+    docs/ratings.md ("Leaving rated games") it makes them wait before the next rated game.
+    """
+
+    class Kind(models.TextChoices):
+        TIMEOUT = "timeout", _("Timed out and did not come back")
+        LEFT = "left", _("Left mid-Partie")
+        RESIGNED = "resigned", _("Resigned mid-Partie")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="abandonments"
+    )
+    partie = models.ForeignKey(Partie, on_delete=models.CASCADE, related_name="abandonments")
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    created = models.DateTimeField(_("when"), default=timezone.now, db_index=True)
+
+    class Meta:
+        ordering = ["-created", "-pk"]
+        verbose_name = _("abandoned Partie")
+        verbose_name_plural = _("abandoned Parties")
+        constraints = [
+            models.UniqueConstraint(fields=["user", "partie"], name="one_abandonment_per_partie")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} abandoned Partie {self.partie_id} ({self.kind})"

@@ -14,9 +14,10 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from games import queue, selectors
+from games.abandonments import record_abandonment
 from games.events import EventLog, ServiceError, bot_must_move, notify_lobby, with_locked_table
 from games.lobby import hand_seat_to_bot
-from games.models import Seat, Table
+from games.models import Abandonment, Seat, Table
 
 
 def resign_partie(table_id: int, user: Any) -> None:
@@ -36,6 +37,7 @@ def resign_partie(table_id: int, user: Any) -> None:
             "player_resigned",
             {"seat": seat.number, "user_id": user.pk, "name": selectors.user_display_name(user)},
         )
+        record_abandonment(table, user.pk, Abandonment.Kind.RESIGNED)
         seat.resigned = True
         Seat.objects.filter(pk=seat.pk).update(resigned=True)
         deal = hand_seat_to_bot(table, seats, seat, log)

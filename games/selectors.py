@@ -20,6 +20,7 @@ from games.live import facts
 from games.live.replay import replay_steps
 from games.live.state import is_outdated
 from games.models import (
+    Abandonment,
     ChatMessage,
     Partie,
     PartieDeal,
@@ -675,3 +676,19 @@ def finished_results_of(user: Any, public_only: bool) -> QuerySet[SeatResult]:
     if public_only:
         seats = seats.filter(partie__table__public=True)
     return seats.select_related("partie__table")
+
+
+def abandonment_times(
+    user: Any, since: dt.datetime, until: dt.datetime | None = None
+) -> list[dt.datetime]:
+    """When ``user`` abandoned rated Parties from ``since`` (to ``until``), oldest first
+    (``games.abandonments``; read by ``ratings.abandon_cooldown``)."""
+    rows = Abandonment.objects.filter(user_id=user.pk, created__gte=since)
+    if until is not None:
+        rows = rows.filter(created__lte=until)
+    return list(rows.order_by("created").values_list("created", flat=True))
+
+
+def abandonments_of(user: Any) -> QuerySet[Abandonment]:
+    """Every abandoned rated Partie of ``user``, newest first, with its table."""
+    return Abandonment.objects.filter(user_id=user.pk).select_related("partie__table")

@@ -23,3 +23,9 @@ class RatingsConfig(AppConfig):
         partie_finished.connect(on_partie_finished, dispatch_uid="ratings.record_finished_partie")
         # The moderators group (who may see IP addresses), kept after every migrate and flush.
         post_migrate.connect(on_post_migrate, sender=self, dispatch_uid="ratings.moderators")
+
+        # This app's part of a person's data (export, deletion): accounts.personal_data.
+        from ratings.personal_data import SECTION
+        from rosbi_platform.accounts.personal_data import register_section
+
+        register_section(SECTION)

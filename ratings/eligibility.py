@@ -18,6 +18,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from ratings.abandon_cooldown import abandon_cooldown_refusal
 from rosbi_platform.accounts.selectors import is_bot_account
 
 RatedPlayCheck = Callable[[Any], "str | None"]
@@ -32,6 +33,9 @@ def refuse_bot_accounts(user: Any) -> str | None:
 
 RATED_PLAY_CHECKS: list[RatedPlayCheck] = [
     refuse_bot_accounts,
+    # Abandoned rated Parties past the threshold: a wait (docs/ratings.md, "Leaving rated
+    # games").
+    abandon_cooldown_refusal,
 ]
 
 

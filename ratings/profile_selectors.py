@@ -14,6 +14,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 from django.utils.functional import Promise
 
+from games.selectors import abandonments_of
 from ratings import elo, odds
 from ratings.models import LADDER_POOL, PlayerRating, RatingChange
 from ratings.selectors import display_for, rating_of, standings
@@ -229,4 +230,25 @@ def player_profile(
         explained=[
             e for e in (odds.change_explained(c) for c in reversed(history[-EXPLAINED:])) if e
         ],
+    )
+
+
+@dataclass(frozen=True)
+class AbandonmentRecord:
+    """A player's abandoned rated Parties in the last ``days`` days: (when, kind label)."""
+
+    days: int
+    entries: list[tuple[dt.datetime, str]]
+
+    @property
+    def count(self) -> int:
+        return len(self.entries)
+
+
+def abandonment_record(player: Any, days: int = 30) -> AbandonmentRecord:
+    """What a player's pages show of their abandonments (games.abandonments)."""
+    since = timezone.now() - dt.timedelta(days=days)
+    rows = abandonments_of(player).filter(created__gte=since)
+    return AbandonmentRecord(
+        days=days, entries=[(row.created, row.get_kind_display()) for row in rows]
     )

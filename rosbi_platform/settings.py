@@ -198,6 +198,8 @@ REST_FRAMEWORK = {
 }
 # Requests per client: anonymous per address, signed-in users and tokens each on their own.
 API_THROTTLE_RATES = {"anon": "60/min", "user": "600/min", "token": "600/min"}
+# "Download my data" reads every app: per person, page and API together ("off": no limit).
+PERSONAL_DATA_EXPORT_RATE = "5/h"
 SPECTACULAR_SETTINGS = {
     "TITLE": "Rosbi API",
     "DESCRIPTION": (

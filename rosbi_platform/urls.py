@@ -29,6 +29,8 @@ api_router.register("series", tournaments_api.SeriesViewSet, basename="series")
 
 api_v1 = [
     path("me", accounts_api.MeView.as_view(), name="me"),
+    path("me/export", accounts_api.MeExportView.as_view(), name="me-export"),
+    path("me/delete", accounts_api.MeDeleteView.as_view(), name="me-delete"),
     path("queue", ratings_api.QueueView.as_view(), name="queue"),
     path("queue/join", ratings_api.QueueJoinView.as_view(), name="queue-join"),
     path("queue/leave", ratings_api.QueueLeaveView.as_view(), name="queue-leave"),

@@ -22,6 +22,12 @@ class TournamentsConfig(AppConfig):
 
         add_unrated_rule(unconfirmed_players)
 
+        # This app's part of a person's data (export, deletion): accounts.personal_data.
+        from rosbi_platform.accounts.personal_data import register_section
+        from tournaments.personal_data import SECTION
+
+        register_section(SECTION)
+
 
 def _on_partie_finished(sender, outcome, **kwargs) -> None:
     """Record a tournament table's result; everything else is queued after the commit."""

@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext, pgettext
 
-from ratings import odds, selectors
+from ratings import abandon_cooldown, odds, profile_selectors, selectors
 
 register = template.Library()
 
@@ -56,3 +56,18 @@ def rating(display: str) -> str:
         reverse("ratings:ladder"),
         pgettext("rating", "provisional"),
     )
+
+
+@register.inclusion_tag("ratings/_abandonments.html", takes_context=True)
+def abandonment_record(context: dict[str, Any], player: Any) -> dict[str, Any]:
+    """The player's abandoned rated Parties of the last 30 days (docs/ratings.md, "Leaving
+    rated games"), for their profile and their ladder page; the player themself also sees
+    until when they must wait. Dates and kinds only: no table, so nothing private leaks."""
+    request = context.get("request")
+    viewer = getattr(request, "user", None) or context.get("user")
+    record = profile_selectors.abandonment_record(player)
+    own = getattr(viewer, "pk", None) == getattr(player, "pk", None)
+    return {
+        "record": record,
+        "refusal": abandon_cooldown.abandon_cooldown_refusal(player) if own else None,
+    }

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
+from django.core.serializers.json import DjangoJSONEncoder
+from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiResponse,
@@ -12,15 +16,20 @@ from drf_spectacular.utils import (
 )
 from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import action
+from rest_framework.exceptions import Throttled
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from rosbi_platform.accounts import selectors
-from rosbi_platform.accounts.models import Club, ClubMembership
+from rosbi_platform.accounts.deletion import AccountDeletionRefused, delete_account
+from rosbi_platform.accounts.models import AccessToken, Club, ClubMembership
+from rosbi_platform.accounts.personal_data import count_export, export_personal_data
 from rosbi_platform.accounts.tokens import SCOPES
-from rosbi_platform.api import ErrorSerializer, TokenScopes, paginated, token_of
+from rosbi_platform.api import ErrorSerializer, TokenScopes, paginated, refusals, token_of
+
+SCOPE_READ = AccessToken.Scope.READ
 
 
 class ClubSerializer(serializers.ModelSerializer):
@@ -170,3 +179,106 @@ class MeView(APIView):
                 "scopes": list(token.scopes) if token is not None else list(SCOPES),
             }
         )
+
+
+class MeExportView(APIView):
+    """ "Download my data" for programs: the same document as the profile page's button."""
+
+    permission_classes = [IsAuthenticated, TokenScopes]
+
+    @extend_schema(
+        summary="Download my data",
+        description=(
+            "Everything Rosbi holds about the caller, as one JSON document: `accounts` "
+            "(account, profile, clubs and roles, requests, invite links, API tokens as "
+            "metadata, never their secrets), `friends` (whom you follow and block), "
+            "`notifications`, `games` (your Parties with your own seat and result, tables, "
+            "chat, votes, invitations, reports, abandoned rated Parties; no hands), "
+            "`tournaments` (entries with rounds and standings, score sheets, announcements, "
+            "club seasons) and `ratings` (ratings, every rating change, seasons, queue visits). "
+            "Expensive, so limited (`PERSONAL_DATA_EXPORT_RATE`, 5 an hour): over it 429 with "
+            "`Retry-After`. See docs/api.md."
+        ),
+        responses={
+            200: OpenApiResponse(
+                response=OpenApiTypes.OBJECT,
+                description="The document (`format` 1).",
+                examples=[
+                    OpenApiExample(
+                        "The start of an export",
+                        value={
+                            "format": 1,
+                            "exported_at": "2026-12-05T10:00:00Z",
+                            "user_id": 5,
+                            "accounts": {
+                                "account": {"username": "anna", "email": "anna@example.com"},
+                                "api_tokens": [
+                                    {"name": "my bot", "prefix": "rosbi_Ab12", "scopes": ["read"]}
+                                ],
+                            },
+                            "games": {"parties": [{"partie_id": 7, "seat": 2, "total": 14}]},
+                        },
+                    )
+                ],
+            ),
+            401: OpenApiResponse(ErrorSerializer),
+            429: OpenApiResponse(ErrorSerializer),
+        },
+    )
+    def get(self, request: Request) -> Response:
+        wait = count_export(request.user)
+        if wait:
+            raise Throttled(wait)
+        return Response(
+            json.loads(json.dumps(export_personal_data(request.user), cls=DjangoJSONEncoder))
+        )
+
+
+class DeleteAccountSerializer(serializers.Serializer):
+    password = serializers.CharField(
+        help_text="The account's password, again.", style={"input_type": "password"}
+    )
+
+
+class DeletedSerializer(serializers.Serializer):
+    deleted = serializers.BooleanField()
+
+
+class MeDeleteView(APIView):
+    """ "Delete my account" for programs: the password again, then the same action as the
+    profile page (``accounts.deletion.delete_account``)."""
+
+    permission_classes = [IsAuthenticated, TokenScopes]
+    write_scope = SCOPE_READ
+
+    @extend_schema(
+        summary="Delete my account",
+        description=(
+            "Anonymises the caller for good: user name, e-mail, password, profile, tokens, "
+            "sessions, memberships, friends, notifications, open seats and pending entries go; "
+            "results, ratings and rating history stay (shown as “Deleted player”), so no other "
+            "player's history changes. Refused (409 `refused`) while the caller plays at a table "
+            "or is the last owner of a club; a wrong password is 400 `invalid`."
+        ),
+        request=DeleteAccountSerializer,
+        examples=[
+            OpenApiExample(
+                "The password again", value={"password": "correct horse"}, request_only=True
+            ),
+            OpenApiExample("Deleted", value={"deleted": True}, response_only=True),
+        ],
+        responses={
+            200: DeletedSerializer,
+            400: OpenApiResponse(ErrorSerializer),
+            401: OpenApiResponse(ErrorSerializer),
+            409: OpenApiResponse(ErrorSerializer),
+        },
+    )
+    def post(self, request: Request) -> Response:
+        data = DeleteAccountSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        if not request.user.check_password(data.validated_data["password"]):
+            raise serializers.ValidationError({"password": [_("That is not your password.")]})
+        with refusals(AccountDeletionRefused, statuses={"refused": 409}):
+            delete_account(request.user)
+        return Response({"deleted": True})

@@ -6,3 +6,34 @@ class AccountsConfig(AppConfig):
     name = "rosbi_platform.accounts"
     label = "accounts"
     verbose_name = _("Accounts and clubs")
+
+    def ready(self) -> None:
+        """Accounts' part of a person's data (export, deletion): see ``personal_data``."""
+        from rosbi_platform.accounts import deletion, selectors
+        from rosbi_platform.accounts.personal_data import DataSection, register_section
+
+        register_section(
+            DataSection(
+                name="accounts",
+                export=selectors.account_export,
+                covers=(
+                    "accounts.Profile.user",
+                    "accounts.Club.members",
+                    "accounts.ClubMembership.user",
+                    "accounts.ClubRequest.requested_by",
+                    "accounts.MembershipRequest.user",
+                    "accounts.ClubInvite.created_by",
+                    "accounts.AccessToken.user",
+                ),
+                excludes={
+                    "accounts.ClubRequest.decided_by": "a moderator's decision on another "
+                    "person's request for a club: that request is the requester's data",
+                    "accounts.MembershipRequest.decided_by": "an organiser's decision on "
+                    "another person's request to join: that request is the requester's data",
+                    "admin.LogEntry.user": "the admin's record of what staff changed, kept for "
+                    "the site's accountability; it holds the changed objects, not the person's",
+                },
+                refusal=deletion.last_owner_refusal,
+                erase=deletion.erase_account_data,
+            )
+        )

@@ -60,3 +60,27 @@ class BotAccountForm(forms.Form):
             "tournaments that do not allow bots refuse it."
         ),
     )
+
+
+class DeleteAccountForm(forms.Form):
+    """Deleting the account: the password again (a borrowed, signed-in browser is not enough)
+    and an explicit confirmation."""
+
+    password = forms.CharField(
+        label=_("Your password"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+    confirm = forms.BooleanField(
+        label=_("I understand: my account is deleted for good and cannot be restored."),
+    )
+
+    def __init__(self, user: User, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_password(self) -> str:
+        password = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise forms.ValidationError(_("That is not your password."))
+        return password

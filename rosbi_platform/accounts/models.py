@@ -14,6 +14,10 @@ from django.utils.translation import gettext_lazy as _
 class User(AbstractUser):
     """Custom from the first migration so fields can be added later without a painful swap."""
 
+    # Set once by ``accounts.deletion.delete_account``: the person is anonymised; the row stays
+    # so every result of the tables they played at keeps its seat.
+    deleted_at = models.DateTimeField(_("deleted"), null=True, blank=True, editable=False)
+
 
 def validate_time_zone(value: str) -> None:
     if value not in zoneinfo.available_timezones():

@@ -14,6 +14,7 @@ from rosbi_platform.accounts.models import (
     ClubRequest,
     Decision,
     MembershipRequest,
+    Profile,
     User,
 )
 
@@ -117,3 +118,61 @@ def invite_by_token(token: str) -> ClubInvite | None:
 
 def club_requests_of(user: Any) -> QuerySet[ClubRequest]:
     return ClubRequest.objects.filter(requested_by=user).order_by("-created", "-pk")
+
+
+# --------------------------------------------------------------------------- personal data
+
+
+def account_export(user: User) -> dict[str, Any]:
+    """Accounts' part of "download my data": the account, profile, clubs and roles, requests,
+    invite links made, and API tokens as metadata (never the secret or its hash)."""
+    profile = Profile.objects.filter(user=user).first()
+    return {
+        "account": {
+            "username": user.get_username(),
+            "email": user.email,
+            "first_name": user.first_name,
+            "last_name": user.last_name,
+            "date_joined": user.date_joined,
+            "last_login": user.last_login,
+            "active": user.is_active,
+        },
+        "profile": {
+            "display_name": profile.display_name,
+            "card_look": profile.card_look,
+            "language": profile.language,
+            "time_zone": profile.time_zone,
+            "bot_since": profile.bot_since,
+        }
+        if profile is not None
+        else None,
+        "clubs": [
+            {
+                "club": m.club.name,
+                "slug": m.club.slug,
+                "role": m.role,
+                "joined": m.joined,
+            }
+            for m in list_user_memberships(user)
+        ],
+        "club_requests": list(
+            ClubRequest.objects.filter(requested_by=user)
+            .order_by("created", "pk")
+            .values("name", "slug", "description", "status", "created", "decided_at")
+        ),
+        "membership_requests": list(
+            MembershipRequest.objects.filter(user=user)
+            .order_by("created", "pk")
+            .values("club__name", "message", "status", "created", "decided_at")
+        ),
+        "invite_links_created": list(
+            ClubInvite.objects.filter(created_by=user)
+            .order_by("created", "pk")
+            .values("club__name", "created", "expires_at", "revoked_at", "uses")
+        ),
+        "api_tokens": list(
+            AccessToken.objects.filter(user=user)
+            .order_by("created_at", "pk")
+            .values("name", "prefix", "scopes", "created_at", "last_used_at", "revoked_at")
+        ),
+    }

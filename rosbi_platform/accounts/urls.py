@@ -36,4 +36,6 @@ urlpatterns = [
     path("profile/tokens/", views.token_create, name="token_create"),
     path("profile/tokens/<int:token_id>/revoke/", views.token_revoke, name="token_revoke"),
     path("profile/bot/", views.bot_account, name="bot_account"),
+    path("profile/data/", views.data_export, name="data_export"),
+    path("profile/delete/", views.account_delete, name="account_delete"),
 ]

@@ -2,18 +2,27 @@
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import login
+from django.contrib.auth import login, logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.core.serializers.json import DjangoJSONEncoder
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from rosbi_platform.accounts import tokens
-from rosbi_platform.accounts.forms import BotAccountForm, ProfileForm, SignUpForm, TokenForm
+from rosbi_platform.accounts.deletion import AccountDeletionRefused, delete_account
+from rosbi_platform.accounts.forms import (
+    BotAccountForm,
+    DeleteAccountForm,
+    ProfileForm,
+    SignUpForm,
+    TokenForm,
+)
+from rosbi_platform.accounts.personal_data import count_export, export_personal_data
 from rosbi_platform.accounts.selectors import list_tokens, list_user_memberships
 from rosbi_platform.accounts.services import (
     ensure_profile,
@@ -160,3 +169,56 @@ def profile_edit(request: HttpRequest) -> HttpResponse:
         messages.success(request, _("Your profile has been saved."))
         return remember_language(redirect("accounts:profile"), profile.language)
     return render(request, "accounts/profile_edit.html", {"form": form})
+
+
+def export_filename(user) -> str:
+    return f"rosbi-data-{user.get_username()}-{timezone.now():%Y-%m-%d}.json"
+
+
+@login_required
+def data_export(request: HttpRequest) -> HttpResponse:
+    """ "Download my data": everything about the person as one JSON file (throttled: it reads
+    every app)."""
+    wait = count_export(request.user)
+    if wait:
+        messages.error(
+            request,
+            _("You downloaded your data a short while ago. Try again in %(minutes)s minutes.")
+            % {"minutes": max(1, (wait + 59) // 60)},
+        )
+        response = redirect("accounts:profile")
+        response["Retry-After"] = str(wait)
+        return response
+    response = JsonResponse(
+        export_personal_data(request.user),
+        encoder=DjangoJSONEncoder,
+        json_dumps_params={"indent": 2, "ensure_ascii": False},
+    )
+    response["Content-Disposition"] = f'attachment; filename="{export_filename(request.user)}"'
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@login_required
+def account_delete(request: HttpRequest) -> HttpResponse:
+    """ "Delete my account": what happens, then the password and a confirmation."""
+    form = DeleteAccountForm(request.user, request.POST or None)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                delete_account(request.user)
+            except AccountDeletionRefused as refusal:
+                form.add_error(None, str(refusal))
+            else:
+                logout(request)
+                messages.success(
+                    request,
+                    _(
+                        "Your account is deleted. Your results stay in the others' history "
+                        "under “Deleted player”. Goodbye!"
+                    ),
+                )
+                return redirect("home")
+        status = 400
+    return render(request, "accounts/delete_account.html", {"form": form}, status=status)

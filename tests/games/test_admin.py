@@ -210,3 +210,17 @@ def test_the_chat_report_queue_handles_reports_through_the_services(staff):
     assert statuses == {fine_report.pk: "dismissed", rude_report.pk: "muted"}
     assert TableMute.objects.filter(table=table, user=rude).exists()
     assert staff.get("/admin/games/chatreport/add/").status_code == 403
+
+
+def test_abandonments_are_listed_read_only_and_an_unfair_one_can_be_deleted(staff):
+    from games.models import Abandonment
+    from tests.ratings.factories import BOT, finished_partie
+
+    player = UserFactory(username="quitter")
+    partie = finished_partie([player, BOT, BOT], [5, 10, 15])
+    row = Abandonment.objects.create(user=player, partie=partie, kind=Abandonment.Kind.LEFT)
+    listing = staff.get("/admin/games/abandonment/")
+    assert listing.status_code == 200 and "quitter" in listing.content.decode()
+    assert staff.get("/admin/games/abandonment/add/").status_code == 403
+    staff.post(f"/admin/games/abandonment/{row.pk}/delete/", {"post": "yes"})
+    assert not Abandonment.objects.exists()
