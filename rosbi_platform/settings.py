@@ -259,14 +259,18 @@ CONTENT_SECURITY_POLICY = {
     }
 }
 
-# Log-in throttling (django-axes): five wrong passwords lock the account, and five from one
-# address lock that address, for 15 minutes; a right password resets the count. The client
-# address is read as rosbi_platform.client_ip reads it (X-Forwarded-For only from trusted
-# proxies).
+# Log-in throttling (django-axes): five wrong passwords for one user name from one address
+# lock that name at that address (never the owner logging in from elsewhere), and twenty from
+# one address over any names lock the address, for 15 minutes; a right password resets the
+# count (rosbi_platform/accounts/lockout.py). The client address is read as
+# rosbi_platform.client_ip reads it (X-Forwarded-For only from trusted proxies).
 TRUSTED_PROXIES = CONFIG.trusted_proxies
-AXES_FAILURE_LIMIT = 5
+LOGIN_FAILURE_LIMITS = {"pair": 5, "address": 20}
+AXES_HANDLER = "rosbi_platform.accounts.lockout.LockoutHandler"
+AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMITS["pair"]
 AXES_COOLOFF_TIME = 0.25  # hours
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
+AXES_USERNAME_CALLABLE = "rosbi_platform.accounts.lockout.login_username"
 AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "rosbi_platform.client_ip.client_ip"
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
