@@ -45,6 +45,7 @@ from rosbi_platform.accounts.models import AccessToken
 from rosbi_platform.accounts.tokens import authenticate_token
 from rosbi_platform.client_ip import client_ip
 from rosbi_platform.redis_clients import shared_client
+from rosbi_platform.throttling import RETRY_AFTER_SECONDS, account_rate_limited, address_of
 
 logger = logging.getLogger(__name__)
 
@@ -69,8 +70,14 @@ class BearerTokenAuthentication(BaseAuthentication):
         keyword, _sep, secret = header.partition(" ")
         if keyword.lower() != self.keyword.lower():
             return None
+        # An address that sent too many invalid tokens is refused before the look-up, so
+        # tokens cannot be guessed at the API's full rate.
+        address = address_of(request._request)
+        if account_rate_limited(request._request, "invalid_token", address, count=False):
+            raise exceptions.Throttled(wait=RETRY_AFTER_SECONDS)
         token = authenticate_token(secret.strip())
         if token is None:
+            account_rate_limited(request._request, "invalid_token", address)
             raise exceptions.AuthenticationFailed(
                 _("This token is not valid: it is unknown, mistyped or revoked.")
             )

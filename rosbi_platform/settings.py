@@ -293,6 +293,16 @@ CACHES = {
     }
 }
 RATELIMIT_USE_CACHE = "default"
+# Account actions limited by django-ratelimit (rosbi_platform.throttling.account_rate_limited),
+# "count/period" with period s, m, h or d; over the rate: HTTP 429. The per-e-mail reset
+# limit answers as if the mail went out, so it tells nobody whether an address is known.
+ACCOUNT_RATE_LIMITS = {
+    "invalid_token": "20/m",  # API requests with an unknown or revoked token, per address
+    "password_reset_address": "10/h",  # password-reset requests, per address
+    "password_reset_email": "3/h",  # password-reset mails, per target e-mail
+    "signup": "10/h",  # sign-up attempts, per address
+    "token_create": "10/h",  # new personal access tokens, per user
+}
 ANONYMOUS_PAGE_RATE = CONFIG.anonymous_page_rate
 GC_THRESHOLDS = CONFIG.gc_thresholds
 

@@ -21,6 +21,11 @@ from rosbi_platform.accounts.services import (
     register_user,
     update_profile,
 )
+from rosbi_platform.throttling import (
+    account_rate_limited,
+    address_of,
+    too_many_requests_page,
+)
 
 
 def remember_language(response: HttpResponse, language: str) -> HttpResponse:
@@ -39,6 +44,8 @@ def remember_language(response: HttpResponse, language: str) -> HttpResponse:
 def sign_up(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("home")
+    if request.method == "POST" and account_rate_limited(request, "signup", address_of(request)):
+        return too_many_requests_page(request)
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         language = translation.get_language() or settings.LANGUAGE_CODE
@@ -71,7 +78,21 @@ class PasswordChangeView(auth_views.PasswordChangeView):
 
 
 class PasswordResetView(auth_views.PasswordResetView):
+    """Django's reset, limited per address (429) and per target e-mail: past that limit the
+    page answers as if the mail went out, so it never tells whether an address is known."""
+
     success_url = reverse_lazy("accounts:password_reset_done")
+
+    def post(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        if account_rate_limited(request, "password_reset_address", address_of(request)):
+            return too_many_requests_page(request)
+        return super().post(request, *args, **kwargs)
+
+    def form_valid(self, form):
+        email = form.cleaned_data["email"].strip().casefold()
+        if account_rate_limited(self.request, "password_reset_email", email):
+            return redirect(self.get_success_url())
+        return super().form_valid(form)
 
 
 class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
@@ -113,6 +134,9 @@ def token_create(request: HttpRequest) -> HttpResponse:
     form = TokenForm(request.POST)
     if not form.is_valid():
         return _profile_page(request, token_form=form, status=400)
+    if account_rate_limited(request, "token_create", str(request.user.pk)):
+        form.add_error(None, _("You have made many tokens in a short time: try again later."))
+        return _profile_page(request, token_form=form, status=429)
     try:
         new = tokens.create_token(
             request.user, form.cleaned_data["name"], form.cleaned_data["scopes"]
