@@ -5,6 +5,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
@@ -49,17 +50,30 @@ def sign_up(request: HttpRequest) -> HttpResponse:
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         language = translation.get_language() or settings.LANGUAGE_CODE
-        user = register_user(
-            username=form.cleaned_data["username"],
-            email=form.cleaned_data["email"],
-            password=form.cleaned_data["password1"],
-            display_name=form.cleaned_data["display_name"],
-            language=language[:2] if language[:2] in {"en", "de"} else "en",
-        )
-        login(request, user, backend="rosbi_platform.accounts.backends.ModelBackend")
-        messages.success(request, _("Welcome to Rosbi! Your account is ready."))
-        return redirect("accounts:profile")
+        try:
+            user = register_user(
+                username=form.cleaned_data["username"],
+                email=form.cleaned_data["email"],
+                password=form.cleaned_data["password1"],
+                display_name=form.cleaned_data["display_name"],
+                language=language[:2] if language[:2] in {"en", "de"} else "en",
+            )
+        except ValidationError as error:
+            add_errors(form, error)
+        else:
+            login(request, user, backend="rosbi_platform.accounts.backends.ModelBackend")
+            messages.success(request, _("Welcome to Rosbi! Your account is ready."))
+            return redirect("accounts:profile")
     return render(request, "registration/signup.html", {"form": form})
+
+
+def add_errors(form, error: ValidationError) -> None:
+    """A service's refusal shown on the form: by field where the form has that field."""
+    if not hasattr(error, "error_dict"):
+        form.add_error(None, error)
+        return
+    for field, messages_of_field in error.message_dict.items():
+        form.add_error(field if field in form.fields else None, messages_of_field)
 
 
 class LogInView(auth_views.LoginView):
@@ -176,11 +190,16 @@ def profile_edit(request: HttpRequest) -> HttpResponse:
     profile = ensure_profile(request.user)
     form = ProfileForm(request.POST or None, instance=profile)
     if request.method == "POST" and form.is_valid():
-        profile = update_profile(
-            request.user, **{name: form.cleaned_data[name] for name in ProfileForm.Meta.fields}
-        )
-        # Say it in the language the player just chose: that is what the next page shows.
-        translation.activate(profile.language)
-        messages.success(request, _("Your profile has been saved."))
-        return remember_language(redirect("accounts:profile"), profile.language)
+        try:
+            profile = update_profile(
+                request.user,
+                **{name: form.cleaned_data[name] for name in ProfileForm.Meta.fields},
+            )
+        except ValidationError as error:
+            add_errors(form, error)
+        else:
+            # Say it in the language the player just chose: that is what the next page shows.
+            translation.activate(profile.language)
+            messages.success(request, _("Your profile has been saved."))
+            return remember_language(redirect("accounts:profile"), profile.language)
     return render(request, "accounts/profile_edit.html", {"form": form})
