@@ -199,3 +199,17 @@ def test_an_anonymous_flood_of_an_expensive_page_gets_429_and_players_do_not(
     User.objects.create_user("regular", password=PASSWORD)
     client.force_login(User.objects.get(username="regular"))
     assert client.get("/ladder/", REMOTE_ADDR="203.0.113.50").status_code == 200
+
+
+def test_huge_sign_up_and_password_reset_fields_are_form_errors(client):
+    huge = "x" * 100_000
+    sign_up = client.post(
+        "/accounts/signup/",
+        {"username": huge, "email": huge, "password1": huge, "password2": huge},
+    )
+    assert sign_up.status_code == 200
+    assert "at most 150 characters" in sign_up.content.decode()
+    assert not User.objects.exists()
+    reset = client.post("/accounts/password/reset/", {"email": huge + "@example.org"})
+    assert reset.status_code == 200
+    assert "at most 254 characters" in reset.content.decode()
