@@ -49,9 +49,11 @@ def is_reserved(name: str) -> bool:
     return key in RESERVED_WHOLE or any(part in key for part in RESERVED_PARTS)
 
 
-def check_display_name(name: str, user_id: int | None) -> None:
+def check_display_name(name: str, user_id: int | None, field: str = "display_name") -> None:
     """Refuse a display name that is reserved or another player's user or display name
-    (``user_id`` is the player choosing it; their own user name is theirs to use).
+    (``user_id`` is the player choosing it; their own user name is theirs to use). ``field``
+    names the form field the refusal belongs to (``username`` when a new player's user name is
+    what others will see).
 
     Reads every other player's names once: a display name changes rarely."""
     from rosbi_platform.accounts.models import User
@@ -60,16 +62,14 @@ def check_display_name(name: str, user_id: int | None) -> None:
         return
     if is_reserved(name):
         raise ValidationError(
-            {"display_name": _("This name belongs to the site's roles: please choose another.")}
+            {field: _("This name belongs to the site's roles: please choose another.")}
         )
     key = skeleton(name)
     if not key:
-        raise ValidationError(
-            {"display_name": _("A display name needs at least one letter or digit.")}
-        )
+        raise ValidationError({field: _("A display name needs at least one letter or digit.")})
     others = User.objects.exclude(pk=user_id).values_list("username", "profile__display_name")
     for username, display_name in others.iterator(chunk_size=2000):
         if skeleton(username) == key or (display_name and skeleton(display_name) == key):
             raise ValidationError(
-                {"display_name": _("Another player is called this: please choose another name.")}
+                {field: _("Another player is called this: please choose another name.")}
             )

@@ -25,7 +25,11 @@ def register_user(
     validate_password(password, user)
     user.set_password(password)
     user.full_clean(exclude=["password"])
-    check_display_name(display_name, None)
+    if display_name.strip():
+        check_display_name(display_name, None)
+    else:
+        # Without a display name others see the user name: it must not impersonate either.
+        check_display_name(username, None, field="username")
     user.save()
     Profile.objects.create(user=user, display_name=display_name, language=language)
     return user

@@ -263,3 +263,13 @@ def test_the_profile_and_sign_up_forms_show_the_refusal(client):
     assert page.status_code == 200
     assert "site&#x27;s roles" in page.content.decode()
     assert not User.objects.filter(username="newcomer").exists()
+
+
+def test_without_a_display_name_the_user_name_may_not_impersonate_either():
+    dieter = make_player("dk")
+    update_profile(dieter, display_name="Dieter")
+    for username in ("dieter", "Moderator"):
+        with pytest.raises(ValidationError) as refused:
+            register_user(username=username, email="x@example.com", password=PASSWORD)
+        assert "username" in refused.value.message_dict
+    assert list(User.objects.values_list("username", flat=True)) == ["dk"]
