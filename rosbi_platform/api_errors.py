@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
+from rest_framework.response import Response
 
 API_PREFIX = "/api/"
 
@@ -48,7 +49,8 @@ def api_error_response(status: int) -> JsonResponse:
 
 
 class ApiErrorShapeMiddleware:
-    """Turns an error answer under ``/api/`` that is not JSON into the API's error shape."""
+    """Turns an error answer under ``/api/`` that no API view wrote (Django's HTML or plain
+    text) into the API's error shape."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -58,6 +60,9 @@ class ApiErrorShapeMiddleware:
         if (
             response.status_code >= 400
             and is_api(request)
+            # An API view's own answer is already in the shape (JSON, or one JSON line of
+            # the JSON Lines and CSV exports).
+            and not isinstance(response, Response)
             and not response.get("Content-Type", "").startswith("application/json")
         ):
             replacement = api_error_response(response.status_code)
