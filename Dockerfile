@@ -28,4 +28,4 @@ RUN DEBUG=false \
 
 USER rosbi
 EXPOSE 8000
-CMD ["uvicorn", "rosbi_platform.asgi:application", "--host=0.0.0.0", "--port=8000", "--proxy-headers", "--ws-per-message-deflate=false"]
+CMD ["uvicorn", "rosbi_platform.asgi:application", "--host=0.0.0.0", "--port=8000", "--proxy-headers", "--ws-per-message-deflate=false", "--ws-max-size=65536"]

@@ -303,7 +303,7 @@ class TableConsumer(_NoConnectionChurn, AsyncJsonWebsocketConsumer):
         with translation.override(self.language), messages.card_look(self.card_look):
             try:
                 content = json.loads(text_data or "")
-            except ValueError:
+            except (ValueError, RecursionError):  # not JSON, or nested too deeply to read
                 await self.send_error(None, "bad_request", _("Frames are JSON text."))
                 return
             await self.receive_json(content)

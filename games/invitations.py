@@ -50,6 +50,13 @@ def invite_player(
             raise ServiceError(
                 "blocked", _("%(name)s does not take invitations from you.") % {"name": name}
             )
+        # Nobody brings a blocked player to their blocker's table (nor the blocker to where the
+        # blocked player sits): the same rule as joining, whoever sends the invitation. The
+        # sentence does not say who blocked whom.
+        if friends.blocks_between(invitee.pk, [table.owner_id, *(s.user_id for s in seats)]):
+            raise ServiceError(
+                "blocked", _("%(name)s cannot be invited to this table.") % {"name": name}
+            )
         invitations = list(TableInvitation.objects.filter(table=table))
         if any(i.user_id == invitee.pk for i in invitations):
             raise ServiceError(

@@ -14,6 +14,7 @@ Every refusal is ``{"detail": "<a sentence for people>", "code": "...", "errors"
 
 from __future__ import annotations
 
+import io
 import json
 import logging
 from collections.abc import Iterator, Mapping
@@ -23,6 +24,7 @@ from typing import Any
 import redis
 from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import DataError
 from django.http import Http404
@@ -32,6 +34,7 @@ from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import exceptions, serializers, status
 from rest_framework.authentication import BaseAuthentication
 from rest_framework.pagination import PageNumberPagination
+from rest_framework.parsers import JSONParser
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
@@ -42,6 +45,7 @@ from rosbi_platform.accounts.models import AccessToken
 from rosbi_platform.accounts.tokens import authenticate_token
 from rosbi_platform.client_ip import client_ip
 from rosbi_platform.redis_clients import shared_client
+from rosbi_platform.throttling import RETRY_AFTER_SECONDS, account_rate_limited, address_of
 
 logger = logging.getLogger(__name__)
 
@@ -66,8 +70,14 @@ class BearerTokenAuthentication(BaseAuthentication):
         keyword, _sep, secret = header.partition(" ")
         if keyword.lower() != self.keyword.lower():
             return None
+        # An address that sent too many invalid tokens is refused before the look-up, so
+        # tokens cannot be guessed at the API's full rate.
+        address = address_of(request._request)
+        if account_rate_limited(request._request, "invalid_token", address, count=False):
+            raise exceptions.Throttled(wait=RETRY_AFTER_SECONDS)
         token = authenticate_token(secret.strip())
         if token is None:
+            account_rate_limited(request._request, "invalid_token", address)
             raise exceptions.AuthenticationFailed(
                 _("This token is not valid: it is unknown, mistyped or revoked.")
             )
@@ -184,6 +194,7 @@ STATUS_CODES = {
     405: "method_not_allowed",
     406: "not_acceptable",
     409: "conflict",
+    413: "too_large",
     415: "unsupported_media_type",
     429: "throttled",
 }
@@ -192,6 +203,8 @@ STATUS_CODES = {
 def api_exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response:
     """Every error of an API view in the one shape; nothing unexpected leaks a trace."""
     headers: dict[str, str] = {}
+    if isinstance(exc, RequestDataTooBig):
+        exc = PayloadTooLarge()
     if isinstance(exc, Http404):
         exc = exceptions.NotFound(_("There is nothing here, or you may not see it."))
     elif isinstance(exc, DjangoPermissionDenied):
@@ -243,6 +256,52 @@ def api_exception_handler(exc: Exception, context: Mapping[str, Any]) -> Respons
         "code": "server_error",
     }
     return Response(body, status=500)
+
+
+class PayloadTooLarge(exceptions.APIException):
+    """A body over ``DATA_UPLOAD_MAX_MEMORY_SIZE``: refused before it is parsed."""
+
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_code = "too_large"
+
+    def __init__(self) -> None:
+        super().__init__(body_too_large_message(), self.default_code)
+
+
+def body_too_large_message() -> str:
+    """The sentence for a refused oversized body (pages and API say the same)."""
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE or 0
+    return _("What you sent is too large: at most %(size)s kB are accepted.") % {
+        "size": limit // 1024
+    }
+
+
+# --------------------------------------------------------------------------- parsing
+
+
+class BoundedJSONParser(JSONParser):
+    """DRF's JSON parser with two limits that its own lacks: a body over
+    ``DATA_UPLOAD_MAX_MEMORY_SIZE`` is a 413 before it is read in full (DRF reads the stream,
+    not ``request.body``, so Django's limit never applied), and JSON nested too deeply for
+    Python's decoder (100,000 ``[``: a RecursionError, so a 500) is a 400."""
+
+    def parse(self, stream: Any, media_type: str | None = None, parser_context=None) -> Any:
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        if limit is not None and stream is not None:
+            request = (parser_context or {}).get("request")
+            declared = request.META.get("CONTENT_LENGTH") if request is not None else None
+            if declared and str(declared).isdigit() and int(declared) > limit:
+                raise PayloadTooLarge()
+            body = stream.read(limit + 1)
+            if len(body) > limit:
+                raise PayloadTooLarge()
+            stream = io.BytesIO(body)
+        try:
+            return super().parse(stream, media_type, parser_context)
+        except RecursionError as error:
+            raise exceptions.ParseError(
+                _("The JSON you sent is nested too deeply to be read.")
+            ) from error
 
 
 # --------------------------------------------------------------------------- pagination

@@ -35,6 +35,7 @@ INSTALLED_APPS = [
     "channels",
     "rest_framework",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "django_celery_beat",
     "axes",
     "rosbi_platform",
@@ -48,6 +49,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Errors under /api/ that no API view wrote (unknown paths, DEBUG's HTML 404) as JSON.
+    "rosbi_platform.api_errors.ApiErrorShapeMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -189,7 +192,7 @@ REST_FRAMEWORK = {
         "rosbi_platform.api.TokenScopes",
     ],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["rosbi_platform.api.BoundedJSONParser"],
     "DEFAULT_PAGINATION_CLASS": "rosbi_platform.api.Pagination",
     "PAGE_SIZE": 50,
     "DEFAULT_THROTTLE_CLASSES": ["rosbi_platform.api.ApiThrottle"],
@@ -209,6 +212,11 @@ SPECTACULAR_SETTINGS = {
     ),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger UI and Redoc from the site's own static files (drf-spectacular-sidecar): the
+    # content security policy allows scripts from 'self' only, and club rooms may be offline.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     "SCHEMA_PATH_PREFIX": r"/api/v1",
     "ENUM_NAME_OVERRIDES": {
@@ -261,14 +269,18 @@ CONTENT_SECURITY_POLICY = {
     }
 }
 
-# Log-in throttling (django-axes): five wrong passwords lock the account, and five from one
-# address lock that address, for 15 minutes; a right password resets the count. The client
-# address is read as rosbi_platform.client_ip reads it (X-Forwarded-For only from trusted
-# proxies).
+# Log-in throttling (django-axes): five wrong passwords for one user name from one address
+# lock that name at that address (never the owner logging in from elsewhere), and twenty from
+# one address over any names lock the address, for 15 minutes; a right password resets the
+# count (rosbi_platform/accounts/lockout.py). The client address is read as
+# rosbi_platform.client_ip reads it (X-Forwarded-For only from trusted proxies).
 TRUSTED_PROXIES = CONFIG.trusted_proxies
-AXES_FAILURE_LIMIT = 5
+LOGIN_FAILURE_LIMITS = {"pair": 5, "address": 20}
+AXES_HANDLER = "rosbi_platform.accounts.lockout.LockoutHandler"
+AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMITS["pair"]
 AXES_COOLOFF_TIME = 0.25  # hours
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
+AXES_USERNAME_CALLABLE = "rosbi_platform.accounts.lockout.login_username"
 AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "rosbi_platform.client_ip.client_ip"
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
@@ -283,6 +295,16 @@ CACHES = {
     }
 }
 RATELIMIT_USE_CACHE = "default"
+# Account actions limited by django-ratelimit (rosbi_platform.throttling.account_rate_limited),
+# "count/period" with period s, m, h or d; over the rate: HTTP 429. The per-e-mail reset
+# limit answers as if the mail went out, so it tells nobody whether an address is known.
+ACCOUNT_RATE_LIMITS = {
+    "invalid_token": "20/m",  # API requests with an unknown or revoked token, per address
+    "password_reset_address": "10/h",  # password-reset requests, per address
+    "password_reset_email": "3/h",  # password-reset mails, per target e-mail
+    "signup": "10/h",  # sign-up attempts, per address
+    "token_create": "10/h",  # new personal access tokens, per user
+}
 ANONYMOUS_PAGE_RATE = CONFIG.anonymous_page_rate
 GC_THRESHOLDS = CONFIG.gc_thresholds
 

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django_ratelimit.core import is_ratelimited
+from django_ratelimit.core import get_usage, is_ratelimited
 
 from rosbi_platform.client_ip import client_ip
 
@@ -66,3 +66,41 @@ class AnonymousPageThrottleMiddleware:
         response = render(request, "429.html", status=429)
         response["Retry-After"] = str(RETRY_AFTER_SECONDS)
         return response
+
+
+# --------------------------------------------------------------------------- account actions
+
+
+def account_rate_limited(request: HttpRequest, limit: str, key: str, *, count: bool = True) -> bool:
+    """Count one ``limit`` action (a name of ``settings.ACCOUNT_RATE_LIMITS``) for ``key``
+    and say whether it went over the rate; a missing or empty rate is no limit.
+
+    The actions that cost others something or help a guesser: API requests with an invalid
+    token (per address), password-reset mails (per address and per target e-mail), sign-ups
+    (per address) and new access tokens (per user). Counted in the shared cache like the page
+    throttle, in fixed windows of the rate's period; ``count=False`` only looks."""
+    rate = (getattr(settings, "ACCOUNT_RATE_LIMITS", None) or {}).get(limit)
+    if not rate:
+        return False
+    usage = get_usage(
+        request,
+        group=f"account:{limit}",
+        key=lambda _group, _request: key,
+        rate=rate,
+        increment=count,
+    )
+    if usage is None:
+        return False
+    # Counting: this action went over. Looking: the next one would.
+    return usage["count"] > usage["limit"] if count else usage["count"] >= usage["limit"]
+
+
+def address_of(request: HttpRequest) -> str:
+    """The client address the throttles count (``rosbi_platform.client_ip``)."""
+    return _address("", request)
+
+
+def too_many_requests_page(request: HttpRequest) -> HttpResponse:
+    response = render(request, "429.html", status=429)
+    response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return response

@@ -3,13 +3,14 @@
 from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView
 from rest_framework.routers import SimpleRouter
 
 from games import api as games_api
 from ratings import api as ratings_api
 from rosbi_platform import views
 from rosbi_platform.accounts import api as accounts_api
+from rosbi_platform.api_docs import RedocDocsView, SwaggerDocsView
 from tournaments import api as tournaments_api
 from tournaments.club_urls import history_urlpatterns as history_urls
 
@@ -52,11 +53,12 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/v1/", include((api_v1, "api"), namespace="api")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
-    path("api/redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
+    path("api/docs/", SwaggerDocsView.as_view(url_name="api-schema"), name="api-docs"),
+    path("api/redoc/", RedocDocsView.as_view(url_name="api-schema"), name="api-redoc"),
     path("admin/", admin.site.urls),
 ]
 
+handler400 = "rosbi_platform.views.bad_request"
 handler404 = "rosbi_platform.views.not_found"
 handler500 = "rosbi_platform.views.server_failure"
 

@@ -2,14 +2,17 @@
 
 import logging
 
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.translation import get_language
-from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
+from django.views.defaults import bad_request as bad_request_page
 from django.views.defaults import page_not_found, server_error
 
+from rosbi_platform.api import body_too_large_message
+from rosbi_platform.api_errors import api_error_response, is_api
 from rosbi_platform.health import run_checks
 from tournaments.selectors import list_upcoming_tournaments
 
@@ -58,23 +61,25 @@ def healthz(request: HttpRequest) -> JsonResponse:
     return response
 
 
-def _is_api(request: HttpRequest) -> bool:
-    return request.path.startswith("/api/v1/")
-
-
 def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     """A path the API does not know answers in the API's error shape; pages get the page."""
-    if _is_api(request):
-        body = {"detail": _("There is nothing here, or you may not see it."), "code": "not_found"}
-        return JsonResponse(body, status=404)
+    if is_api(request):
+        return api_error_response(404)
     return page_not_found(request, exception)
 
 
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """Django's refusals of a request it cannot take (SuspiciousOperation). A body over
+    ``DATA_UPLOAD_MAX_MEMORY_SIZE`` is a 413 saying so, not a bare 400."""
+    status = 413 if isinstance(exception, RequestDataTooBig) else 400
+    if is_api(request):
+        return api_error_response(status)
+    if status == 413:
+        return render(request, "413.html", {"message": body_too_large_message()}, status=413)
+    return bad_request_page(request, exception)
+
+
 def server_failure(request: HttpRequest) -> HttpResponse:
-    if _is_api(request):
-        body = {
-            "detail": _("Something went wrong on our side. Please try again later."),
-            "code": "server_error",
-        }
-        return JsonResponse(body, status=500)
+    if is_api(request):
+        return api_error_response(500)
     return server_error(request)

@@ -134,6 +134,19 @@ def no_api_throttle(request: pytest.FixtureRequest):
 
 
 @pytest.fixture(autouse=True)
+def no_account_rate_limits(request: pytest.FixtureRequest):
+    """The suite signs up, resets passwords and makes tokens from one address: no account
+    limits here; their own tests (tests/platform/test_api_throttle.py) turn them on."""
+    if not django_is_active(request.config):
+        yield
+        return
+    from django.test import override_settings
+
+    with override_settings(ACCOUNT_RATE_LIMITS={}):
+        yield
+
+
+@pytest.fixture(autouse=True)
 def fast_password_hashing(request: pytest.FixtureRequest):
     """PBKDF2's deliberate slowness protects real passwords, not test users: use MD5 in tests."""
     if not django_is_active(request.config):

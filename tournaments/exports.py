@@ -5,11 +5,19 @@ programs, a tab or a carriage return) as a formula, and display names are chosen
 Every text cell of every export goes through ``csv_cell``, which puts a single quote in front
 of such text (the OWASP advice for CSV injection); numbers are written as numbers, so a
 negative total stays ``-8``.
+
+The first character is not enough: German Excel splits a CSV line on ``;``, so the name
+``x;=1+2;y`` became three cells, the middle one a formula. ``csv_cell`` therefore also puts the
+quote before a formula character that follows a separator any spreadsheet may split on
+(``;``, ``,``, a tab, a line break), or that follows only spaces and quote marks at the start
+of the text or of such a piece: whichever separator a program splits on, no piece starts a
+formula.
 """
 
 from __future__ import annotations
 
 import csv
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -17,6 +25,9 @@ from tournaments import selectors
 from tournaments.models import Tournament
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+# A formula character after a separator (or the start), with only spaces or double quotes
+# between: the single quote goes right before it.
+_HIDDEN_FORMULA = re.compile(r'(^|[;,\t\r\n])([ \u00a0"]*)(?=[=+\-@])')
 
 STANDINGS_HEADER = [
     "tournament",
@@ -37,9 +48,11 @@ def csv_cell(value: Any) -> Any:
     """A text cell a spreadsheet will not run as a formula; numbers and booleans unchanged."""
     if value is None:
         return ""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
-        return "'" + value
-    return value
+    if not isinstance(value, str):
+        return value
+    if value.startswith(FORMULA_STARTS):
+        value = "'" + value
+    return _HIDDEN_FORMULA.sub(r"\1\2'", value)
 
 
 def write_csv(out: Any, header: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:

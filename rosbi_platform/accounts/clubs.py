@@ -24,6 +24,7 @@ from rosbi_platform.accounts.models import (
     Club,
     ClubInvite,
     ClubMembership,
+    ClubRemoval,
     ClubRequest,
     Decision,
     MembershipRequest,
@@ -190,6 +191,8 @@ def _decide_membership(request_id: int, by: Any, approve: bool) -> MembershipReq
             ClubMembership.objects.get_or_create(
                 club=club, user=membership_request.user, defaults={"role": Role.MEMBER}
             )
+            # Re-admitted by an organiser: invite links work for them again.
+            ClubRemoval.objects.filter(club=club, user=membership_request.user).delete()
         membership_request.status = Decision.APPROVED if approve else Decision.DECLINED
         membership_request.decided_at = timezone.now()
         membership_request.decided_by = by
@@ -241,6 +244,13 @@ def join_by_invite(token: str, user: User) -> ClubMembership:
             raise ClubError(_("This invite link has been withdrawn."))
         if invite.expires_at is not None and invite.expires_at <= timezone.now():
             raise ClubError(_("This invite link has expired."))
+        if ClubRemoval.objects.filter(club=club, user=user).exists():
+            raise ClubError(
+                _(
+                    "You were removed from this club: an invite link does not bring you back. "
+                    "Ask to join, and an organiser decides."
+                )
+            )
         membership, created = ClubMembership.objects.get_or_create(
             club=club, user=user, defaults={"role": Role.MEMBER}
         )
@@ -278,7 +288,8 @@ def change_role(club: Club, user_id: int, role: str, by: Any) -> ClubMembership:
 
 
 def remove_member(club: Club, user_id: int, by: Any) -> bool:
-    """Owners remove a member (False when they were not one); never the last owner."""
+    """Owners remove a member (False when they were not one); never the last owner. A removed
+    member cannot rejoin by invite link until an organiser approves their request to join."""
     with transaction.atomic():
         club = _lock_club(club.pk)
         _require_owner(club, by)
@@ -288,6 +299,10 @@ def remove_member(club: Club, user_id: int, by: Any) -> bool:
         if membership.role == Role.OWNER and _owner_count(club) <= 1:
             raise ClubError(_("The last owner cannot be removed."))
         membership.delete()
+        # Live invite links must not bring them straight back (issue 25).
+        ClubRemoval.objects.update_or_create(
+            club=club, user_id=user_id, defaults={"removed_by": by if by else None}
+        )
         return True
 
 

@@ -219,6 +219,31 @@ class ClubInvite(models.Model):
         return f"{self.club}: {self.token[:6]}…"
 
 
+class ClubRemoval(models.Model):
+    """A member the club's owners removed: invite links no longer let them back in; they may
+    ask to join, and an organiser who approves that request re-admits them (which ends this
+    record). Leaving a club of one's own accord leaves no record."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="removals")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="club_removals"
+    )
+    removed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    removed_at = models.DateTimeField(_("removed"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("removed member")
+        verbose_name_plural = _("removed members")
+        constraints = [
+            models.UniqueConstraint(fields=["club", "user"], name="club_removal_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club}: {self.user_id} removed"
+
+
 class AccessToken(models.Model):
     """A personal access token for programs: only the SHA-256 of the secret is stored, so a
     leaked database shows no usable token; the secret is shown once when it is created."""

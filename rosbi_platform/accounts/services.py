@@ -7,6 +7,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from rosbi_platform.accounts.models import Club, ClubMembership, Profile, User
+from rosbi_platform.accounts.names import check_display_name
 
 
 def ensure_profile(user: User) -> Profile:
@@ -24,6 +25,11 @@ def register_user(
     validate_password(password, user)
     user.set_password(password)
     user.full_clean(exclude=["password"])
+    if display_name.strip():
+        check_display_name(display_name, None)
+    else:
+        # Without a display name others see the user name: it must not impersonate either.
+        check_display_name(username, None, field="username")
     user.save()
     Profile.objects.create(user=user, display_name=display_name, language=language)
     return user
@@ -31,12 +37,16 @@ def register_user(
 
 @transaction.atomic
 def update_profile(user: User, **changes: str) -> Profile:
-    """Change profile fields; validators (e.g. the IANA time zone) run before saving."""
+    """Change profile fields; validators (e.g. the IANA time zone) run before saving, and a
+    new display name must not impersonate (``names.check_display_name``): a ValidationError
+    naming the field."""
     allowed = {"display_name", "card_look", "language", "time_zone"}
     unknown = set(changes) - allowed
     if unknown:
         raise ValueError(f"not profile fields: {sorted(unknown)}")
     profile = ensure_profile(user)
+    if "display_name" in changes and changes["display_name"] != profile.display_name:
+        check_display_name(changes["display_name"], user.pk)
     for name, value in changes.items():
         setattr(profile, name, value)
     profile.full_clean()

@@ -5,6 +5,7 @@ from django.contrib import messages
 from django.contrib.auth import login, logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
@@ -30,6 +31,11 @@ from rosbi_platform.accounts.services import (
     register_user,
     update_profile,
 )
+from rosbi_platform.throttling import (
+    account_rate_limited,
+    address_of,
+    too_many_requests_page,
+)
 
 
 def remember_language(response: HttpResponse, language: str) -> HttpResponse:
@@ -48,20 +54,35 @@ def remember_language(response: HttpResponse, language: str) -> HttpResponse:
 def sign_up(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("home")
+    if request.method == "POST" and account_rate_limited(request, "signup", address_of(request)):
+        return too_many_requests_page(request)
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         language = translation.get_language() or settings.LANGUAGE_CODE
-        user = register_user(
-            username=form.cleaned_data["username"],
-            email=form.cleaned_data["email"],
-            password=form.cleaned_data["password1"],
-            display_name=form.cleaned_data["display_name"],
-            language=language[:2] if language[:2] in {"en", "de"} else "en",
-        )
-        login(request, user, backend="rosbi_platform.accounts.backends.ModelBackend")
-        messages.success(request, _("Welcome to Rosbi! Your account is ready."))
-        return redirect("accounts:profile")
+        try:
+            user = register_user(
+                username=form.cleaned_data["username"],
+                email=form.cleaned_data["email"],
+                password=form.cleaned_data["password1"],
+                display_name=form.cleaned_data["display_name"],
+                language=language[:2] if language[:2] in {"en", "de"} else "en",
+            )
+        except ValidationError as error:
+            add_errors(form, error)
+        else:
+            login(request, user, backend="rosbi_platform.accounts.backends.ModelBackend")
+            messages.success(request, _("Welcome to Rosbi! Your account is ready."))
+            return redirect("accounts:profile")
     return render(request, "registration/signup.html", {"form": form})
+
+
+def add_errors(form, error: ValidationError) -> None:
+    """A service's refusal shown on the form: by field where the form has that field."""
+    if not hasattr(error, "error_dict"):
+        form.add_error(None, error)
+        return
+    for field, messages_of_field in error.message_dict.items():
+        form.add_error(field if field in form.fields else None, messages_of_field)
 
 
 class LogInView(auth_views.LoginView):
@@ -80,7 +101,21 @@ class PasswordChangeView(auth_views.PasswordChangeView):
 
 
 class PasswordResetView(auth_views.PasswordResetView):
+    """Django's reset, limited per address (429) and per target e-mail: past that limit the
+    page answers as if the mail went out, so it never tells whether an address is known."""
+
     success_url = reverse_lazy("accounts:password_reset_done")
+
+    def post(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        if account_rate_limited(request, "password_reset_address", address_of(request)):
+            return too_many_requests_page(request)
+        return super().post(request, *args, **kwargs)
+
+    def form_valid(self, form):
+        email = form.cleaned_data["email"].strip().casefold()
+        if account_rate_limited(self.request, "password_reset_email", email):
+            return redirect(self.get_success_url())
+        return super().form_valid(form)
 
 
 class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
@@ -122,6 +157,9 @@ def token_create(request: HttpRequest) -> HttpResponse:
     form = TokenForm(request.POST)
     if not form.is_valid():
         return _profile_page(request, token_form=form, status=400)
+    if account_rate_limited(request, "token_create", str(request.user.pk)):
+        form.add_error(None, _("You have made many tokens in a short time: try again later."))
+        return _profile_page(request, token_form=form, status=429)
     try:
         new = tokens.create_token(
             request.user, form.cleaned_data["name"], form.cleaned_data["scopes"]
@@ -161,13 +199,18 @@ def profile_edit(request: HttpRequest) -> HttpResponse:
     profile = ensure_profile(request.user)
     form = ProfileForm(request.POST or None, instance=profile)
     if request.method == "POST" and form.is_valid():
-        profile = update_profile(
-            request.user, **{name: form.cleaned_data[name] for name in ProfileForm.Meta.fields}
-        )
-        # Say it in the language the player just chose: that is what the next page shows.
-        translation.activate(profile.language)
-        messages.success(request, _("Your profile has been saved."))
-        return remember_language(redirect("accounts:profile"), profile.language)
+        try:
+            profile = update_profile(
+                request.user,
+                **{name: form.cleaned_data[name] for name in ProfileForm.Meta.fields},
+            )
+        except ValidationError as error:
+            add_errors(form, error)
+        else:
+            # Say it in the language the player just chose: that is what the next page shows.
+            translation.activate(profile.language)
+            messages.success(request, _("Your profile has been saved."))
+            return remember_language(redirect("accounts:profile"), profile.language)
     return render(request, "accounts/profile_edit.html", {"form": form})
 
 

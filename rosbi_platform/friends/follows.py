@@ -16,6 +16,9 @@ def follow_user(user: Any, other: Any) -> Follow:
         raise RelationError(_("You cannot follow yourself."))
     if Block.objects.filter(blocker=user, blocked=other).exists():
         raise RelationError(_("You have blocked this player: unblock them first."))
+    if Block.objects.filter(blocker=other, blocked=user).exists():
+        # A blocked player does not follow their blocker (and so never sees them online).
+        raise RelationError(_("You cannot follow this player."))
     follow, _created = Follow.objects.get_or_create(follower=user, followee=other)
     return follow
 

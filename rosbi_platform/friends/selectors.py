@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from rosbi_platform.friends.models import Block, Follow
 
@@ -69,3 +69,14 @@ def any_blocks(blockers: Iterable[int], blocked_id: int) -> bool:
     """Whether one of ``blockers`` blocked ``blocked_id`` (joining a table of theirs)."""
     ids = [pk for pk in blockers if pk is not None]
     return bool(ids) and Block.objects.filter(blocker_id__in=ids, blocked_id=blocked_id).exists()
+
+
+def blocks_between(user_id: int, others: Iterable[int | None]) -> bool:
+    """Whether ``user_id`` and one of ``others`` blocked each other, either way round
+    (inviting a player to a table where someone sits who blocked them, or whom they blocked)."""
+    ids = [pk for pk in others if pk is not None and pk != user_id]
+    if not ids:
+        return False
+    return Block.objects.filter(
+        Q(blocker_id__in=ids, blocked_id=user_id) | Q(blocker_id=user_id, blocked_id__in=ids)
+    ).exists()

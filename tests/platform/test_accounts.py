@@ -179,3 +179,97 @@ def test_password_change(client):
     assert response.status_code == 302
     player.refresh_from_db()
     assert player.check_password(new_password)
+
+
+# --------------------------------------- display names do not impersonate (issue 25, defect 9)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "organiser",
+        "Organizer",
+        "ORGANISATOR",
+        "Veranstalter",
+        "Moderator",
+        "Administrator",
+        "admin",
+        "The Admin Team",
+        "Rosbi",
+        "Staff",
+        "bot",
+        "S y s t e m",
+        "Оrganiser",  # a Cyrillic О
+        "ｏｒｇａｎｉｓｅｒ",  # full-width letters
+        "Modérator",
+    ],
+)
+def test_a_display_name_may_not_claim_a_role_of_the_site(name):
+    player = make_player("ordinary")
+    with pytest.raises(ValidationError) as refused:
+        update_profile(player, display_name=name)
+    assert "display_name" in refused.value.message_dict
+    assert Profile.objects.get(user=player).display_name == ""
+    with pytest.raises(ValidationError):
+        register_user(
+            username="newcomer", email="n@example.com", password=PASSWORD, display_name=name
+        )
+    assert not User.objects.filter(username="newcomer").exists()
+
+
+@pytest.mark.parametrize("name", ["dieter", "DIETER", " Dieter ", "Diéter", "Dіeter", "Die-ter"])
+def test_a_display_name_may_not_be_another_players_name(name):
+    make_player("dieter")
+    anna = make_player("anna")
+    update_profile(anna, display_name="Anna Ä.")
+    impostor = make_player("impostor")
+    with pytest.raises(ValidationError, match="Another player is called this"):
+        update_profile(impostor, display_name=name)
+    for taken in ("anna a", "ANNA  Ä", "Аnna A."):  # anna's display name, in other spellings
+        with pytest.raises(ValidationError, match="Another player is called this"):
+            update_profile(impostor, display_name=taken)
+
+
+def test_ordinary_and_own_names_are_fine():
+    franz = make_player("franz")
+    update_profile(franz, display_name="Franz")  # their own user name
+    update_profile(franz, display_name="Franz F.")
+    update_profile(franz, display_name="Franz F.")  # unchanged: no second check
+    update_profile(make_player("staffan"), display_name="Staffan")
+    assert Profile.objects.get(user=franz).display_name == "Franz F."
+
+
+def test_the_profile_and_sign_up_forms_show_the_refusal(client):
+    make_player("dieter")
+    player = make_player("franz")
+    client.force_login(player)
+    page = client.post(
+        "/accounts/profile/edit/",
+        {"display_name": "Dieter", "card_look": "french", "language": "en", "time_zone": "UTC"},
+    )
+    assert page.status_code == 200
+    assert "Another player is called this" in page.content.decode()
+    client.logout()
+    page = client.post(
+        "/accounts/signup/",
+        {
+            "username": "newcomer",
+            "email": "new@example.com",
+            "display_name": "Organiser",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+        },
+    )
+    assert page.status_code == 200
+    assert "site&#x27;s roles" in page.content.decode()
+    assert not User.objects.filter(username="newcomer").exists()
+
+
+def test_without_a_display_name_the_user_name_may_not_impersonate_either():
+    dieter = make_player("dk")
+    update_profile(dieter, display_name="Dieter")
+    for username in ("dieter", "Moderator"):
+        with pytest.raises(ValidationError) as refused:
+            register_user(username=username, email="x@example.com", password=PASSWORD)
+        assert "username" in refused.value.message_dict
+    assert list(User.objects.values_list("username", flat=True)) == ["dk"]

@@ -177,3 +177,61 @@ def test_the_schema_has_no_warnings_and_the_docs_are_served(tmp_path):
     client = session_client()
     assert client.get("/api/docs/").status_code == 200
     assert client.get("/api/redoc/").status_code == 200
+
+
+# ------------------------------------------------------------- issue 25, defects 9 and 10
+
+
+def test_json_nested_too_deeply_is_a_400_not_a_500():
+    client = token_client(UserFactory())
+    for path in ("/api/v1/tables", "/api/v1/tables/1/join"):
+        response = client.post(path, "[" * 100_000, content_type="application/json")
+        body = assert_error(response, 400, "parse_error")
+        assert "nested too deeply" in body["detail"]
+
+
+def test_a_body_over_the_upload_limit_is_a_413_for_the_api_and_for_pages(client, settings):
+    api = token_client(UserFactory())
+    big = '{"name": "' + "x" * (3 * 1024 * 1024) + '"}'
+    body = assert_error(
+        api.post("/api/v1/tables", big, content_type="application/json"), 413, "too_large"
+    )
+    assert f"{settings.DATA_UPLOAD_MAX_MEMORY_SIZE // 1024} kB" in body["detail"]
+
+    page = client.post("/accounts/signup/", {"username": "x", "password1": "p" * 3_000_000})
+    assert page.status_code == 413
+    assert "too large" in page.content.decode()
+
+
+@pytest.mark.parametrize("debug", [False, True])
+def test_api_404s_are_json_and_pages_keep_their_html(client, debug):
+    with override_settings(DEBUG=debug):
+        for path in ("/api/v1/no-such-thing", "/api/v2/tables", "/api/", "/api/v1/tables/1/x"):
+            assert_error(client.get(path), 404, "not_found")
+        assert_error(token_client(UserFactory()).get("/api/v1/tables/999999"), 404, "not_found")
+        page = client.get("/no-such-page/")
+    assert page.status_code == 404
+    assert page["Content-Type"].startswith("text/html")
+
+
+@pytest.mark.parametrize("path", ["/api/docs/", "/api/redoc/"])
+def test_options_on_the_documentation_pages_answers_which_methods_they_take(client, path):
+    response = client.options(path)
+    assert response.status_code == 200
+    assert set(response["Allow"].replace(" ", "").split(",")) == {"GET", "HEAD", "OPTIONS"}
+
+
+def test_the_documentation_pages_load_nothing_from_elsewhere(client):
+    """Issue 25, defect 10: the pages loaded Swagger UI and Redoc from a CDN that the site's
+    CSP refuses. Every script, style sheet and font now comes from this site, and no script
+    is inline."""
+    for path in ("/api/docs/", "/api/redoc/"):
+        response = client.get(path)
+        html = response.content.decode()
+        assert "https://" not in html and "http://" not in html, html
+        for tag in html.split("<script")[1:]:
+            assert "src=" in tag.split(">", 1)[0], f"inline script on {path}"
+    script = client.get("/api/docs/?script=")
+    assert script.status_code == 200
+    assert script["Content-Type"].startswith("application/javascript")
+    assert "SwaggerUIBundle" in script.content.decode()

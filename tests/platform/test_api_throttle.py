@@ -68,3 +68,108 @@ def test_the_cache_reuses_one_redis_client_per_pool():
     cache.set("reuse-check", 41)
     assert cache.get("reuse-check") == 41
     assert cache.incr("reuse-check") == 42
+
+
+# ------------------------------------------------ account actions (issue 25, defect 9)
+
+
+@pytest.fixture
+def account_limits(settings, monkeypatch):
+    """The account limits on, with small rates, and django-ratelimit's clock standing still
+    (it counts in fixed windows of the clock)."""
+    import time
+    import types
+
+    import django_ratelimit.core
+
+    now = time.time()
+    monkeypatch.setattr(django_ratelimit.core, "time", types.SimpleNamespace(time=lambda: now))
+    cache.clear()
+    settings.ACCOUNT_RATE_LIMITS = {
+        "invalid_token": "3/m",
+        "password_reset_address": "3/h",
+        "password_reset_email": "2/h",
+        "signup": "2/h",
+        "token_create": "2/h",
+    }
+    return settings.ACCOUNT_RATE_LIMITS
+
+
+def test_invalid_tokens_are_throttled_per_address(account_limits):
+    from rest_framework.test import APIClient
+
+    guesser = APIClient(REMOTE_ADDR="198.51.100.20")
+    guesser.credentials(HTTP_AUTHORIZATION="Bearer rosbi_guess")
+    assert [guesser.get("/api/v1/me").status_code for _ in range(3)] == [401, 401, 401]
+    refused = guesser.get("/api/v1/me")
+    assert_error(refused, 429, "throttled")
+    assert int(refused["Retry-After"]) > 0
+    # Past the limit even a right token from that address waits: guessing gains nothing.
+    user = UserFactory()
+    right = token_client(user, ["read"])
+    right.defaults["REMOTE_ADDR"] = "198.51.100.20"
+    assert right.get("/api/v1/me").status_code == 429
+    right.defaults["REMOTE_ADDR"] = "198.51.100.21"
+    assert right.get("/api/v1/me").status_code == 200, "other addresses are not affected"
+
+
+def test_password_resets_are_throttled_per_address_and_per_e_mail(account_limits, client):
+    from django.core import mail
+
+    from rosbi_platform.accounts.models import User
+
+    User.objects.create_user("resetme", email="resetme@example.org", password="x-long-pw-1")
+    answers = [
+        client.post(
+            "/accounts/password/reset/",
+            {"email": "ResetMe@example.org"},
+            REMOTE_ADDR=f"203.0.113.{n}",
+        ).status_code
+        for n in range(4)
+    ]
+    assert answers == [302, 302, 302, 302], "the page never tells whether the limit was hit"
+    assert len(mail.outbox) == 2, "at most two mails an hour to one address"
+
+    for _ in range(3):
+        client.post(
+            "/accounts/password/reset/", {"email": "a@example.org"}, REMOTE_ADDR="192.0.2.5"
+        )
+    refused = client.post(
+        "/accounts/password/reset/", {"email": "b@example.org"}, REMOTE_ADDR="192.0.2.5"
+    )
+    assert refused.status_code == 429
+
+
+def test_sign_ups_are_throttled_per_address(account_limits, client):
+    def sign_up(n: int, address: str):
+        return client.post(
+            "/accounts/signup/",
+            {
+                "username": f"newcomer{n}",
+                "email": f"newcomer{n}@example.org",
+                "password1": "a-long-right-password-1",
+                "password2": "a-long-right-password-1",
+            },
+            REMOTE_ADDR=address,
+        )
+
+    assert sign_up(1, "192.0.2.30").status_code == 302
+    client.logout()
+    assert sign_up(2, "192.0.2.30").status_code == 302
+    client.logout()
+    assert sign_up(3, "192.0.2.30").status_code == 429
+    assert sign_up(4, "192.0.2.31").status_code == 302
+
+
+def test_token_creation_is_throttled_per_user(account_limits, client):
+    from rosbi_platform.accounts.models import AccessToken
+
+    user = UserFactory()
+    client.force_login(user)
+    answers = [
+        client.post("/accounts/profile/tokens/", {"name": f"bot {n}", "scopes": ["read"]})
+        for n in range(3)
+    ]
+    assert [answer.status_code for answer in answers] == [200, 200, 429]
+    assert "many tokens in a short time" in answers[-1].content.decode()
+    assert AccessToken.objects.filter(user=user).count() == 2

@@ -251,3 +251,36 @@ def test_one_invite_link_opened_twice_at_once_makes_one_membership():
     assert errors == []
     assert ClubMembership.objects.filter(club=club, user=player).count() == 1
     assert ClubInvite.objects.get(pk=invite.pk).uses == 1
+
+
+def test_a_removed_member_does_not_rejoin_by_invite_link_until_re_admitted():
+    """Issue 25, defect 9: a removed member rejoined with any live invite link."""
+    club, owner = club_with_owner()
+    invite = clubs.create_invite_link(club, owner)
+    troublemaker = UserFactory()
+    clubs.join_by_invite(invite.token, troublemaker)
+    assert clubs.remove_member(club, troublemaker.pk, owner) is True
+
+    for link in (invite, clubs.create_invite_link(club, owner)):
+        with pytest.raises(clubs.ClubError, match="removed from this club"):
+            clubs.join_by_invite(link.token, troublemaker)
+    assert troublemaker.username not in roles(club)
+    assert ClubInvite.objects.get(pk=invite.pk).uses == 1
+
+    # They may ask; an organiser who approves re-admits them, and links work again.
+    request = clubs.request_membership(club, troublemaker, "sorry")
+    clubs.approve_membership(request.pk, owner)
+    assert roles(club)[troublemaker.username] == Role.MEMBER
+    clubs.leave_club(club, troublemaker)
+    clubs.join_by_invite(invite.token, troublemaker)
+    assert roles(club)[troublemaker.username] == Role.MEMBER
+
+
+def test_a_member_who_left_of_their_own_accord_rejoins_by_invite_link():
+    club, owner = club_with_owner()
+    invite = clubs.create_invite_link(club, owner)
+    player = UserFactory()
+    clubs.join_by_invite(invite.token, player)
+    assert clubs.leave_club(club, player) is True
+    clubs.join_by_invite(invite.token, player)
+    assert roles(club)[player.username] == Role.MEMBER

@@ -52,6 +52,9 @@ def test_commands(services):
     web = command_text(services["web"])
     assert web.startswith("uvicorn rosbi_platform.asgi:application")
     assert re.search(r"--workers[= ]\d+", web)
+    # A client frame is a move or a chat line; uvicorn's default (16 MiB) is far too much.
+    assert "--ws-max-size=65536" in web
+    assert "--ws-max-size=65536" in (REPO_ROOT / "Dockerfile").read_text()
     assert command_text(services["worker"]).startswith("celery -A rosbi_platform worker")
     assert command_text(services["beat"]).startswith("celery -A rosbi_platform beat")
 

@@ -81,3 +81,45 @@ def test_a_blocked_player_cannot_join_the_blockers_tables():
     event_table = TableFactory(owner=None, size=3, tournament_round_id=5)
     lobby.join_table(event_table.pk, seated, invite=event_table.invite_code)
     lobby.join_table(event_table.pk, pest, invite=event_table.invite_code)
+
+
+def test_a_blocked_player_cannot_follow_the_blocker():
+    """Issue 25, defect 9: the blocked player could still follow the blocker."""
+    from rosbi_platform.friends import blocks, follows
+    from rosbi_platform.friends.errors import RelationError
+
+    blocker, pest = UserFactory(), UserFactory()
+    follows.follow_user(pest, blocker)
+    blocks.block_user(blocker, pest)
+    with pytest.raises(RelationError, match="cannot follow"):
+        follows.follow_user(pest, blocker)
+    assert not Follow.objects.filter(follower=pest).exists()
+    response = client_for(pest).post(f"/friends/{blocker.username}/follow/", follow=True)
+    assert "You cannot follow this player." in response.content.decode()
+    assert not Follow.objects.filter(follower=pest).exists()
+    follows.follow_user(blocker, UserFactory())  # the blocker follows whom they like
+
+
+def test_a_third_player_cannot_invite_the_blocked_player_to_the_blockers_table():
+    """Issue 25, defect 9: a third player at the blocker's table invited the blocked player."""
+    from games import invitations
+    from games.models import TableInvitation
+
+    owner, blocker, pest, friend = UserFactory(), UserFactory(), UserFactory(), UserFactory()
+    table = lobby.create_table(owner=owner, size=4)
+    lobby.join_table(table.pk, blocker)
+    Block.objects.create(blocker=blocker, blocked=pest)
+    with pytest.raises(ServiceError) as refused:
+        invitations.invite_player(table.pk, owner, pest.username)
+    assert refused.value.code == "blocked"
+    assert "cannot be invited to this table" in refused.value.message
+    assert blocker.username not in refused.value.message, "it does not say who blocked whom"
+
+    # Nor the blocker to a table where the blocked player sits.
+    other = lobby.create_table(owner=friend, size=4)
+    lobby.join_table(other.pk, pest)
+    with pytest.raises(ServiceError) as reverse:
+        invitations.invite_player(other.pk, friend, blocker.username)
+    assert reverse.value.code == "blocked"
+    assert not TableInvitation.objects.exists()
+    invitations.invite_player(table.pk, owner, friend.username)

@@ -24,7 +24,7 @@ def log_in(client, username: str, password: str, address: str = "198.51.100.7", 
     )
 
 
-def test_five_wrong_passwords_lock_the_account_even_for_the_right_one(client):
+def test_five_wrong_passwords_lock_that_name_at_that_address_even_for_the_right_one(client):
     User.objects.create_user("victim", password=PASSWORD)
     for _ in range(4):
         assert log_in(client, "victim", "wrong").status_code == 200  # the form again
@@ -34,19 +34,61 @@ def test_five_wrong_passwords_lock_the_account_even_for_the_right_one(client):
     assert locked.status_code == 429
     assert "Too many failed log-ins" in locked.content.decode()
     assert "_auth_user_id" not in client.session
-    # The lock is per account: from another address it holds as well.
-    assert log_in(client, "victim", PASSWORD, address="203.0.113.9").status_code == 429
 
 
-def test_one_address_trying_many_accounts_is_locked(client):
-    for n in range(5):
-        User.objects.create_user(f"player{n}", password=PASSWORD)
-        log_in(client, f"player{n}", "wrong", address="192.0.2.66")
+def test_a_lock_out_never_blocks_the_owner_logging_in_from_elsewhere(client):
+    """Issue 25, defect 6: five wrong passwords for dieter from one address locked dieter's
+    right password from every other address, so anyone could lock anyone out."""
+    User.objects.create_user("dieter", password=PASSWORD)
+    for _ in range(3):  # repeatably: the attacker keeps trying at address A
+        for _ in range(6):
+            log_in(client, "dieter", "wrong", address="198.51.100.66")
+        assert log_in(client, "dieter", PASSWORD, address="198.51.100.66").status_code == 429
+
+        at_home = log_in(client, "dieter", PASSWORD, address="203.0.113.9")
+        assert at_home.status_code == 302, "dieter logs in from address B"
+        assert client.session["_auth_user_id"] == str(User.objects.get(username="dieter").pk)
+        client.logout()
+
+
+def test_one_address_trying_many_accounts_is_locked(client, settings):
+    limit = settings.LOGIN_FAILURE_LIMITS["address"]
+    assert limit > settings.LOGIN_FAILURE_LIMITS["pair"]
+    for n in range(limit):
+        # Fewer than the pair limit per name: only the address's count can lock.
+        log_in(client, f"player{n % 5}-{n // 5}", "wrong", address="192.0.2.66")
     User.objects.create_user("fresh", password=PASSWORD)
 
     assert log_in(client, "fresh", PASSWORD, address="192.0.2.66").status_code == 429
     other = log_in(client, "fresh", PASSWORD, address="192.0.2.67")
     assert other.status_code == 302, "another address logs in normally"
+
+
+def test_an_address_is_not_locked_below_its_own_limit(client, settings):
+    User.objects.create_user("mine", password=PASSWORD)
+    for n in range(settings.LOGIN_FAILURE_LIMITS["address"] - 2):
+        log_in(client, f"guess{n}", "wrong", address="192.0.2.70")
+    assert log_in(client, "mine", PASSWORD, address="192.0.2.70").status_code == 302
+
+
+def test_a_right_password_does_not_reset_the_address_count(client, settings):
+    """A guesser with an account of their own cannot wipe the address's count by logging in
+    between guesses."""
+    User.objects.create_user("guesser", password=PASSWORD)
+    for n in range(settings.LOGIN_FAILURE_LIMITS["address"] - 1):
+        log_in(client, f"someone{n}", "wrong", address="192.0.2.80")
+        if n % 4 == 3:
+            assert log_in(client, "guesser", PASSWORD, address="192.0.2.80").status_code == 302
+            client.logout()
+    log_in(client, "someone-last", "wrong", address="192.0.2.80")
+    assert log_in(client, "guesser", PASSWORD, address="192.0.2.80").status_code == 429
+
+
+def test_a_huge_user_name_is_a_wrong_log_in_not_a_failure(client):
+    """Issue 25, defect 9: a 100,000-character user name answered 500 (axes stored it)."""
+    answer = log_in(client, "x" * 100_000, "whatever")
+    assert answer.status_code == 200
+    assert "Please enter a correct username and password" in answer.content.decode()
 
 
 def test_the_lock_out_page_speaks_german(client):
@@ -105,11 +147,14 @@ def test_throttling_counts_the_real_client_behind_the_proxy(client):
             HTTP_X_FORWARDED_FOR=f"198.51.100.{n}, 192.0.2.99",
         )
     # A forged left-hand address does not help: the proxy saw 192.0.2.99 every time.
-    User.objects.create_user("second", password=PASSWORD)
     blocked = log_in(
-        client, "second", PASSWORD, address="172.28.0.10", HTTP_X_FORWARDED_FOR="192.0.2.99"
+        client, "behindproxy", PASSWORD, address="172.28.0.10", HTTP_X_FORWARDED_FOR="192.0.2.99"
     )
     assert blocked.status_code == 429
+    elsewhere = log_in(
+        client, "behindproxy", PASSWORD, address="172.28.0.10", HTTP_X_FORWARDED_FOR="192.0.2.98"
+    )
+    assert elsewhere.status_code == 302, "the real client elsewhere is not locked"
 
 
 @pytest.mark.parametrize("path", ["/", "/lobby/", "/rules/", "/accounts/login/", "/ladder/"])
@@ -154,3 +199,17 @@ def test_an_anonymous_flood_of_an_expensive_page_gets_429_and_players_do_not(
     User.objects.create_user("regular", password=PASSWORD)
     client.force_login(User.objects.get(username="regular"))
     assert client.get("/ladder/", REMOTE_ADDR="203.0.113.50").status_code == 200
+
+
+def test_huge_sign_up_and_password_reset_fields_are_form_errors(client):
+    huge = "x" * 100_000
+    sign_up = client.post(
+        "/accounts/signup/",
+        {"username": huge, "email": huge, "password1": huge, "password2": huge},
+    )
+    assert sign_up.status_code == 200
+    assert "at most 150 characters" in sign_up.content.decode()
+    assert not User.objects.exists()
+    reset = client.post("/accounts/password/reset/", {"email": huge + "@example.org"})
+    assert reset.status_code == 200
+    assert "at most 254 characters" in reset.content.decode()

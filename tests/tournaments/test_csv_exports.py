@@ -9,12 +9,14 @@ import io
 
 import pytest
 from django.urls import reverse
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rosbi_platform.accounts.models import ClubMembership, Profile
 from tests.tournaments.factories import MembershipFactory, UserFactory
 from tests.tournaments.helpers import open_event, start_now
 from tournaments import results, scheduler
-from tournaments.exports import csv_cell
+from tournaments.exports import csv_cell, write_csv
 from tournaments.models import Entry, RoundSeat, RoundTable, Tournament
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
@@ -29,6 +31,44 @@ def test_csv_cell_escapes_text_only():
     assert csv_cell("Anna") == "Anna"
     assert csv_cell(-8) == -8 and csv_cell(-8.5) == -8.5 and csv_cell(0) == 0
     assert csv_cell(None) == ""
+
+
+TRIGGERS = ("=", "+", "-", "@")
+
+
+def pieces(line: str, separator: str) -> list[str]:
+    """The cells a spreadsheet splitting on ``separator`` (and line breaks) sees, with the
+    spaces and quote marks it may strip in front."""
+    return [
+        piece.lstrip(' \t\u00a0"')
+        for piece in line.replace("\r", "\n").replace("\n", separator).split(separator)
+    ]
+
+
+@pytest.mark.django_db(transaction=False)
+@settings(max_examples=400, deadline=None)
+@given(
+    st.text(
+        alphabet=st.sampled_from(list("ab1 ;,\t\r\n\"'=+-@(") + ["\u00a0", "ä"]),
+        max_size=20,
+    )
+)
+def test_no_text_cell_hides_a_formula_whatever_the_separator(text):
+    """Issue 25, defect 9: ``x;=1+2;y`` became a formula in German Excel, which splits CSV
+    lines on ``;``. Split on ``;`` or ``,``, no piece of an exported cell starts a formula."""
+    out = io.StringIO()
+    write_csv(out, ["player"], [[text]])
+    row = out.getvalue().split("\r\n", 1)[1]
+    for separator in (";", ","):
+        for piece in pieces(row, separator):
+            assert not piece.startswith(TRIGGERS), (text, row, separator, piece)
+    assert csv_cell(text).replace("'", "") == text.replace("'", ""), "only quotes are added"
+
+
+def test_the_german_excel_example_stays_text():
+    assert csv_cell("x;=1+2;y") == "x;'=1+2;y"
+    assert csv_cell('a, "=1"') == 'a, "\'=1"'
+    assert csv_cell("Anna; Berta") == "Anna; Berta"
 
 
 def test_exports_escape_display_names_and_keep_negative_totals(eager_celery, client):

@@ -110,6 +110,7 @@ class Command(BaseCommand):
                 python, "-m", "uvicorn", "rosbi_platform.asgi:application",
                 "--host", host, "--port", str(port), "--no-access-log", "--lifespan", "off",
                 "--ws-per-message-deflate", "false",  # small frames: see docs/performance.md
+                "--ws-max-size", "65536",  # a client frame is a move or a chat line
             ],
             "worker": [
                 python, "-m", "celery", "-A", "rosbi_platform", "worker",

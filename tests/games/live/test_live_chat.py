@@ -78,3 +78,13 @@ async def test_muted_users_get_an_error_and_only_organisers_or_staff_may_mute():
     assert (await next_chat(spectators[1]))["muted"] is False
     await spectators[0].send({"type": "chat", "channel": "spectators", "text": "hello!"})
     assert (await next_chat(spectators[1]))["text"] == "hello!"
+
+
+async def test_a_frame_nested_too_deeply_is_refused_and_the_socket_stays():
+    """Issue 25, defect 9 (the websocket's side of deep JSON): 100,000 ``[`` raised a
+    RecursionError in the consumer instead of a refusal."""
+    table, users, watchers, players, spectators = await chat_table()
+    await players[0].communicator.send_to(text_data="[" * 100_000)
+    assert (await players[0].reply())["code"] == "bad_request"
+    await players[0].send({"type": "chat", "channel": "players", "text": "still here"})
+    assert (await next_chat(players[1]))["text"] == "still here"
