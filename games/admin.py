@@ -163,7 +163,7 @@ class TableAdmin(ModeratorsOnly, admin.ModelAdmin):
         started = 0
         for table_id in queryset.filter(status=Table.Status.OPEN).values_list("pk", flat=True):
             try:
-                lobby.start_table(table_id, request.user, fill_with_bots=True)
+                lobby.start_table_as_moderator(table_id, request.user)
             except ServiceError as error:
                 self.message_user(request, f"#{table_id}: {error.message}", messages.ERROR)
             else:

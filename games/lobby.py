@@ -105,6 +105,15 @@ def create_table(
     return table
 
 
+def start_table_as_moderator(table_id: int, by_user: Any) -> Partie:
+    """A site moderator's explicit action (the admin's "Start the selected open tables"): start
+    a table whose players wait for an owner who went away, bots in the empty seats. Never the
+    side effect of a moderator using the site: ``start_table`` refuses anyone but the owner."""
+    if not is_site_moderator(by_user):
+        raise ServiceError("forbidden", _("Only the table's organiser can start it."))
+    return start_table(table_id, None, fill_with_bots=True)
+
+
 def change_open_table(table_id: int, by_user: Any, **changes: Any) -> None:
     """Change the ``OPEN_TABLE_SETTINGS`` of a table that has not started (its organiser or
     a site moderator). Only the given fields are written, under the table lock, so nothing a
