@@ -679,6 +679,17 @@ def deal_records(partie: Partie) -> list[dict[str, Any]]:
     ]
 
 
+def scored_deals(partie_ids: list[int]) -> list[tuple[int, str, list[int]]]:
+    """(Partie id, contract, penalties) of every scored deal of these Parties, for statistics
+    (``ratings.profile_selectors``): no hand, no move. The caller chose Parties its viewer may
+    see (``parties_visible_to``)."""
+    return list(
+        PartieDeal.objects.filter(partie_id__in=partie_ids, penalties__isnull=False).values_list(
+            "partie_id", "contract", "penalties"
+        )
+    )
+
+
 def partie_penalties(partie: Partie) -> list[list[int]]:
     """The stored penalties of the Partie's finished deals, in order."""
     rows = PartieDeal.objects.filter(partie=partie, penalties__isnull=False).order_by("number")

@@ -85,16 +85,13 @@ def contract_lines(seat_of: dict[int, int]) -> list[ContractLine]:
     in ``seat_of`` (Partie id -> the player's seat), in the Partie order of the contracts."""
     from games.contract_names import CONTRACT_NAMES
     from games.engine import CONTRACT_ORDER
-    from games.models import PartieDeal
+    from games.selectors import scored_deals
 
     mine_sum: dict[str, float] = defaultdict(float)
     mine_n: Counter[str] = Counter()
     table_sum: dict[str, float] = defaultdict(float)
     table_n: Counter[str] = Counter()
-    deals = PartieDeal.objects.filter(
-        partie_id__in=list(seat_of), penalties__isnull=False
-    ).values_list("partie_id", "contract", "penalties")
-    for partie_id, contract, penalties in deals:
+    for partie_id, contract, penalties in scored_deals(list(seat_of)):
         seat = seat_of[partie_id]
         if not penalties or seat >= len(penalties):
             continue
