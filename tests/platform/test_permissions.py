@@ -5,8 +5,12 @@ only."""
 
 from __future__ import annotations
 
+import importlib
+
 import pytest
 from django.contrib.auth.models import AnonymousUser, Group, Permission
+from django.db import connection
+from django.db.migrations.loader import MigrationLoader
 
 from rosbi_platform.accounts import permissions, selectors
 from rosbi_platform.accounts.models import ClubMembership, User
@@ -22,11 +26,25 @@ def fresh(user: User) -> User:
     return User.objects.get(pk=user.pk)
 
 
-def test_the_group_site_moderators_holds_the_permission():
+def test_the_migration_makes_the_group_site_moderators_with_the_permission():
+    """Run the data migration's function on its historical models (the group made at
+    ``migrate`` may be gone here: another test's flush empties every table)."""
+    migration = importlib.import_module(
+        "rosbi_platform.accounts.migrations.0005_site_moderator_permission"
+    )
+    state = MigrationLoader(connection).project_state(
+        ("accounts", "0005_site_moderator_permission")
+    )
+    Group.objects.filter(name=permissions.SITE_MODERATORS_GROUP).delete()
+    migration.create_moderator_group(state.apps, None)
+    migration.create_moderator_group(state.apps, None)  # twice: still one group
     group = Group.objects.get(name=permissions.SITE_MODERATORS_GROUP)
     assert list(group.permissions.values_list("content_type__app_label", "codename")) == [
         ("accounts", "moderate_site")
     ]
+    member = UserFactory()
+    member.groups.add(group)
+    assert permissions.is_site_moderator(fresh(member))
 
 
 def test_staff_alone_is_no_site_moderator_and_manages_no_club():
