@@ -235,7 +235,7 @@ class TableViewSet(viewsets.GenericViewSet):
 
     @extend_schema(
         summary="Start a table",
-        description="The table's organiser (or staff) deals the first deal; "
+        description="The table's organiser (only the owner) deals the first deal; "
         "`fill_with_bots` puts server bots in the empty seats.",
         request=StartTableSerializer,
         responses={200: StartedSerializer, **ERRORS},

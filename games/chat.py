@@ -68,9 +68,9 @@ def _set_mute(table_id: int, by_user: Any, user: Any, *, muted: bool) -> None:
     if not selectors.may_moderate(table, by_user):
         raise ServiceError(
             "forbidden",
-            _("Only the table's organiser or staff can mute.")
+            _("Only the table's organiser or a moderator can mute.")
             if muted
-            else _("Only the table's organiser or staff can unmute."),
+            else _("Only the table's organiser or a moderator can unmute."),
         )
     if muted and user.pk == by_user.pk:
         raise ServiceError("bad_request", _("You cannot mute yourself."))
