@@ -354,7 +354,8 @@ class ChatMessage(models.Model):
 
 
 class TableMute(models.Model):
-    """A user silenced in one table's chat by its organiser or staff."""
+    """A user silenced in one table's chat by its organiser, a site moderator or an organiser
+    of the table's club."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="mutes")
     user = models.ForeignKey(

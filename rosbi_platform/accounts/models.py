@@ -18,6 +18,13 @@ class User(AbstractUser):
     # so every result of the tables they played at keeps its seat.
     deleted_at = models.DateTimeField(_("deleted"), null=True, blank=True, editable=False)
 
+    class Meta(AbstractUser.Meta):
+        swappable = "AUTH_USER_MODEL"
+        # The one site-wide power beyond a club's own roles (``accounts.permissions``):
+        # granted to a user, or through the "Site moderators" group. ``is_staff`` only opens
+        # the admin and gives no permission of its own.
+        permissions = [("moderate_site", "Moderate the site (clubs, tables, reports)")]
+
 
 def validate_time_zone(value: str) -> None:
     if value not in zoneinfo.available_timezones():
