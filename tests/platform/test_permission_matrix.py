@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import types
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,7 +36,7 @@ from django.contrib.messages import get_messages
 from django.core.cache import cache
 from django.db import transaction
 from django.test import Client
-from django.urls import URLPattern, URLResolver, get_resolver, resolve, reverse
+from django.urls import URLPattern, URLResolver, get_resolver, path, resolve, reverse
 from django.utils import timezone
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
@@ -560,10 +561,24 @@ def ask(world: World, row: Row, role: str) -> Any:
 # --------------------------------------------------------------------------- the tests
 
 
+def page_rows_missing(rows: list[Row]) -> tuple[list[str], list[str]]:
+    """The pages without a row, and the rows for no page."""
+    documented = {row.route for row in rows if not row.route.startswith("/api/v1/")}
+    return sorted(page_routes() - documented), sorted(documented - page_routes())
+
+
 def test_every_page_has_a_row_and_every_row_a_page() -> None:
-    documented = {row.route for row in ROWS if not row.route.startswith("/api/v1/")}
-    assert sorted(page_routes() - documented) == [], "pages without a row in docs/security.md"
-    assert sorted(documented - page_routes()) == [], "rows of docs/security.md for no page"
+    without_row, without_page = page_rows_missing(ROWS)
+    assert without_row == [], "pages without a row in docs/security.md"
+    assert without_page == [], "rows of docs/security.md for no page"
+
+
+def test_a_page_added_without_a_row_is_named(settings) -> None:
+    """The check above would catch a new page: here one is added to the URL map."""
+    urls = types.ModuleType("matrix_urls")
+    urls.urlpatterns = [*get_resolver().url_patterns, path("new-page/", views.rules)]
+    settings.ROOT_URLCONF = urls
+    assert page_rows_missing(ROWS) == (["/new-page/"], [])
 
 
 def test_every_api_operation_has_a_row_and_every_row_an_operation() -> None:
@@ -576,8 +591,8 @@ def test_every_api_operation_has_a_row_and_every_row_an_operation() -> None:
 def test_the_schema_lists_every_api_pattern() -> None:
     """The API rows come from the schema; every API URL pattern must be one of its paths."""
     listed = set()
-    for path in api_schema()["paths"]:
-        listed.add(resolve(re.sub(r"\{\w+\}", "1", path)).view_name)
+    for address in api_schema()["paths"]:
+        listed.add(resolve(re.sub(r"\{\w+\}", "1", address)).view_name)
     api_names = {
         namespace + pattern.name
         for namespace, pattern in api_url_patterns()
@@ -604,10 +619,22 @@ def test_rows_are_unique_and_every_cell_is_an_answer() -> None:
 @pytest.mark.django_db
 @pytest.mark.parametrize("row", ROWS, ids=[row.key for row in ROWS])
 def test_each_role_gets_the_documented_answer(world: World, row: Row) -> None:
+    assert differences(world, row) == {}, row.key
+
+
+def differences(world: World, row: Row) -> dict[str, str]:
+    """The roles whose answer is not the documented one, with both."""
     answers = {role: classify(ask(world, row, role)) for role in ROLES}
-    wrong = {
+    return {
         role: f"documented {row.cells[role]}, got {answer}"
         for role, answer in answers.items()
         if answer != row.cells[role]
     }
-    assert wrong == {}, row.key
+
+
+@pytest.mark.django_db
+def test_a_wrong_cell_is_named(world: World) -> None:
+    """A table that claims the members' page is open to players does not pass."""
+    row = next(r for r in ROWS if r.route == "/clubs/<slug:slug>/members/")
+    claimed = Row(row.method, row.route, row.target, {**row.cells, "player": "✓"})
+    assert differences(world, claimed) == {"player": "documented ✓, got 403"}
