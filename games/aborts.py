@@ -1,6 +1,6 @@
 """Aborting a started table before its first card: nothing is played, nothing is rated.
 
-The table's owner (or staff) aborts at once; any other seated player votes, and the table is
+The table's owner (or a site moderator) aborts at once; any other seated player votes, and the table is
 aborted when every seated human has voted. At ranked-queue tables the owner is just the first
 player the queue seated, so there every human must agree; tournament tables belong to their
 round and are never aborted here. An aborted table's Partie never finishes, so it is never
@@ -20,6 +20,7 @@ from games import selectors
 from games.events import EventLog, ServiceError, notify_lobby, record_vote, with_locked_table
 from games.live.positions import positions
 from games.models import Seat, Table, TableVote
+from rosbi_platform.accounts.permissions import is_site_moderator
 
 
 def _check_abortable(table: Table) -> None:
@@ -53,13 +54,13 @@ def _abort(table: Table, log: EventLog, by_name: str | None) -> None:
 
 def abort_table(table_id: int, user: Any) -> bool:
     """Abort the table before its first card: at once when ``user`` is its owner (not at a
-    ranked table) or staff, else as ``user``'s vote, which aborts it when every seated human
+    ranked table) or a site moderator, else as ``user``'s vote, which aborts it when every seated human
     has voted. Returns whether the table is aborted now."""
 
     def work(table: Table) -> bool:
         _check_abortable(table)
         owner = table.owner_id is not None and table.owner_id == user.pk
-        if user.is_staff or (owner and not table.ranked_queue):
+        if is_site_moderator(user) or (owner and not table.ranked_queue):
             _abort(table, EventLog(table), selectors.user_display_name(user))
             return True
         seats = selectors.seats_of(table)

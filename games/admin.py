@@ -28,6 +28,24 @@ from games.models import (
     TableEvent,
     TableMute,
 )
+from rosbi_platform.accounts.permissions import is_site_moderator
+
+
+class ModeratorsOnly:
+    """The games' admin pages are for site moderators (``accounts.permissions``): being
+    staff opens the admin, it shows no table, Partie, chat line or report."""
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return is_site_moderator(request.user)
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return is_site_moderator(request.user)
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return is_site_moderator(request.user)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return is_site_moderator(request.user)
 
 
 class SeatInline(admin.TabularInline):
@@ -54,7 +72,7 @@ def replay_as_record(modeladmin: admin.ModelAdmin, request: HttpRequest, queryse
     records = []
     for table in queryset.select_related("partie"):
         partie = getattr(table, "partie", None)
-        if partie is not None:
+        if partie is not None and partie.finished_at is not None:  # no hand of a deal in play
             records.append(partie.to_record().to_dict())
     body = "\n".join(json.dumps(r) for r in records) + ("\n" if records else "")
     response = HttpResponse(body, content_type="application/x-ndjson")
@@ -63,7 +81,7 @@ def replay_as_record(modeladmin: admin.ModelAdmin, request: HttpRequest, queryse
 
 
 @admin.register(Table)
-class TableAdmin(admin.ModelAdmin):
+class TableAdmin(ModeratorsOnly, admin.ModelAdmin):
     """Tables are created in the lobby (or by tournaments and the ranked queue), never here.
 
     Everything the games actions own is read-only: status, size, house rules (doubling,
@@ -145,7 +163,7 @@ class TableAdmin(admin.ModelAdmin):
         started = 0
         for table_id in queryset.filter(status=Table.Status.OPEN).values_list("pk", flat=True):
             try:
-                lobby.start_table(table_id, request.user, fill_with_bots=True)
+                lobby.start_table_as_moderator(table_id, request.user)
             except ServiceError as error:
                 self.message_user(request, f"#{table_id}: {error.message}", messages.ERROR)
             else:
@@ -165,7 +183,7 @@ class TableAdmin(admin.ModelAdmin):
         self.message_user(request, summary % {"count": handed})
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+class ReadOnlyAdmin(ModeratorsOnly, admin.ModelAdmin):
     """The event log is append-only: admins read it, nobody edits it here."""
 
     def has_add_permission(self, request: HttpRequest) -> bool:
@@ -180,9 +198,19 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
 @admin.register(TableEvent)
 class TableEventAdmin(ReadOnlyAdmin):
+    """The event log holds the hands dealt: only of tables no longer in play (finished or
+    aborted), so nobody reads a hand of a deal in progress here."""
+
     list_display = ("table", "version", "kind", "created")
     list_filter = ("kind",)
     search_fields = ("table__id",)
+
+    def get_queryset(self, request: HttpRequest):
+        return (
+            super()
+            .get_queryset(request)
+            .filter(table__status__in=[Table.Status.FINISHED, Table.Status.ABORTED])
+        )
 
 
 class PartieDealInline(admin.TabularInline):
@@ -212,21 +240,21 @@ class SeatResultAdmin(ReadOnlyAdmin):
 
 
 @admin.register(ChatMessage)
-class ChatMessageAdmin(admin.ModelAdmin):
+class ChatMessageAdmin(ModeratorsOnly, admin.ModelAdmin):
     list_display = ("table", "author", "channel", "text", "created")
     list_filter = ("channel",)
     raw_id_fields = ("author", "table")
 
 
 @admin.register(TableMute)
-class TableMuteAdmin(admin.ModelAdmin):
+class TableMuteAdmin(ModeratorsOnly, admin.ModelAdmin):
     list_display = ("table", "user", "muted_by", "created")
     raw_id_fields = ("table", "user", "muted_by")
 
 
 @admin.register(ChatReport)
-class ChatReportAdmin(admin.ModelAdmin):
-    """The staff queue of reported chat lines (filter by status "Open"). Reports are handled
+class ChatReportAdmin(ModeratorsOnly, admin.ModelAdmin):
+    """The site moderators' queue of reported chat lines (filter by status "Open"). Reports are handled
     only through the actions, which call ``games.reports``: dismiss, or mute the author at
     the line's table."""
 

@@ -36,6 +36,7 @@ from games.serializers import (
     StartTableSerializer,
     TableSerializer,
 )
+from rosbi_platform.accounts.permissions import is_site_moderator
 from rosbi_platform.api import PLAY, ErrorSerializer, JsonLinesRenderer, refusals
 from rosbi_platform.response_cache import cached_json
 
@@ -301,13 +302,13 @@ class PartieViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
 
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Any:
         """Built once per finished Partie and caller (what they may see differs: private
-        Parties they played, staff); names changed since show within a minute."""
+        Parties they played, site moderators); names changed since show within a minute."""
         user = request.user
         parts = (
             "parties",
             selectors.finished_parties_version(),
             user.pk if user.is_authenticated else "anonymous",
-            user.is_staff,
+            is_site_moderator(user),
             request.build_absolute_uri(),
         )
         build = lambda: super(PartieViewSet, self).list(request, *args, **kwargs).data  # noqa: E731

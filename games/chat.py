@@ -1,7 +1,7 @@
 """Table chat: players write to ``players``, spectators to ``spectators``; moderators mute.
 
 Chat lines are not table state: they carry no version and are broadcast after the commit.
-The table's owner, staff and the organisers of the table's club (tournament tables) mute and
+The table's owner, site moderators and the organisers of the table's club (tournament tables) mute and
 unmute from the table page; everyone at the table is told by a ``mute`` notice.
 """
 
@@ -54,12 +54,12 @@ def post_chat_message(table_id: int, user: Any, channel: str, text: str) -> dict
 
 
 def mute_user(table_id: int, by_user: Any, user: Any) -> None:
-    """Silence ``user`` in this table's chat; for its owner, staff and club organisers."""
+    """Silence ``user`` in this table's chat; for its owner, site moderators and club organisers."""
     _set_mute(table_id, by_user, user, muted=True)
 
 
 def unmute_user(table_id: int, by_user: Any, user: Any) -> None:
-    """Let ``user`` chat at this table again; for its owner, staff and club organisers."""
+    """Let ``user`` chat at this table again; for its owner, site moderators and club organisers."""
     _set_mute(table_id, by_user, user, muted=False)
 
 

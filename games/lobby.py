@@ -24,6 +24,7 @@ from games.events import (
 )
 from games.live.positions import Position, positions
 from games.models import BOT_LEVEL_CHOICES, Partie, Seat, Table, TableInvitation
+from rosbi_platform.accounts.permissions import is_site_moderator
 from rosbi_platform.accounts.selectors import is_bot_account
 from rosbi_platform.friends import selectors as friends
 
@@ -104,10 +105,19 @@ def create_table(
     return table
 
 
+def start_table_as_moderator(table_id: int, by_user: Any) -> Partie:
+    """A site moderator's explicit action (the admin's "Start the selected open tables"): start
+    a table whose players wait for an owner who went away, bots in the empty seats. Never the
+    side effect of a moderator using the site: ``start_table`` refuses anyone but the owner."""
+    if not is_site_moderator(by_user):
+        raise ServiceError("forbidden", _("Only the table's organiser can start it."))
+    return start_table(table_id, None, fill_with_bots=True)
+
+
 def change_open_table(table_id: int, by_user: Any, **changes: Any) -> None:
     """Change the ``OPEN_TABLE_SETTINGS`` of a table that has not started (its organiser or
-    staff). Only the given fields are written, under the table lock, so nothing a concurrent
-    join or start wrote is overwritten; the lobby is told after the commit. No table event:
+    a site moderator). Only the given fields are written, under the table lock, so nothing a
+    concurrent join or start wrote is overwritten; the lobby is told after the commit. No table event:
     the settings are not play, and the start's events carry what the clocks use."""
     unknown = set(changes) - set(OPEN_TABLE_SETTINGS)
     if unknown:
@@ -117,8 +127,10 @@ def change_open_table(table_id: int, by_user: Any, **changes: Any) -> None:
     def work(table: Table) -> None:
         if table.status != Table.Status.OPEN:
             raise ServiceError("not_open", _("This table has already started."))
-        if by_user.pk != table.owner_id and not by_user.is_staff:
-            raise ServiceError("forbidden", _("Only the table's organiser or staff can change it."))
+        if by_user.pk != table.owner_id and not is_site_moderator(by_user):
+            raise ServiceError(
+                "forbidden", _("Only the table's organiser or a site moderator can change it.")
+            )
         if not changes:
             return
         for field, value in changes.items():
@@ -266,7 +278,9 @@ def start_table(
     def work(table: Table) -> Partie:
         if table.status != Table.Status.OPEN:
             raise ServiceError("not_open", _("This table has already started."))
-        if by_user is not None and by_user.pk != table.owner_id and not by_user.is_staff:
+        # Only the owner (or the system: tournaments, the ranked queue, with ``by_user`` None)
+        # starts a table; a site moderator moderates, they don't take over someone's table.
+        if by_user is not None and by_user.pk != table.owner_id:
             raise ServiceError("forbidden", _("Only the table's organiser can start it."))
         seats = selectors.seats_of(table)
         fill = table.fill_with_bots if fill_with_bots is None else fill_with_bots

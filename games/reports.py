@@ -1,4 +1,4 @@
-"""Reports of abusive chat: a player flags a line, staff handle it from the admin's queue.
+"""Reports of abusive chat: a player flags a line, site moderators handle it from the admin's queue.
 
 One report per reporter and line (a unique constraint; a second one is refused). Staff
 dismiss a report or mute the line's author at its table (``chat.mute_user``); either closes
@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from games.chat import mute_user
 from games.events import ServiceError
 from games.models import ChatMessage, ChatReport, Seat
+from rosbi_platform.accounts.permissions import is_site_moderator
 
 REASON_MAX_LENGTH = 200
 
@@ -49,8 +50,8 @@ def report_chat_message(
 
 
 def _handle(report_id: int, by_user: Any, status: str) -> ChatReport:
-    if not by_user.is_staff:
-        raise ServiceError("forbidden", _("Only staff handle reports."))
+    if not is_site_moderator(by_user):
+        raise ServiceError("forbidden", _("Only site moderators handle reports."))
     with transaction.atomic():
         report = ChatReport.objects.select_for_update().select_related("message").get(pk=report_id)
         if report.status != ChatReport.Status.OPEN:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import Count, Prefetch, Q, QuerySet
 
 from games import presence
 from games.engine import Deal
@@ -34,6 +34,7 @@ from games.models import (
 )
 from games.outcomes import PartieOutcome, SeatOutcome, final_places
 from rosbi_platform import async_db
+from rosbi_platform.accounts import permissions
 from rosbi_platform.friends import selectors as friends
 
 MAX_REPLAY_EVENTS = 200
@@ -282,7 +283,7 @@ def build_snapshot(table_id: int, user: Any) -> dict[str, Any]:
             "seat": my_seat,
             "role": "player" if my_seat is not None else "spectator",
         },
-        # Staff or an organiser of the table's club (the owner may mute too: ``may_moderate``).
+        # A site moderator or an organiser of the table's club (the owner may mute too).
         "moderator": is_moderator(table, user),
         "table": table_summary(table, seats),
         "partie": partie_data,
@@ -298,24 +299,18 @@ def build_snapshot(table_id: int, user: Any) -> dict[str, Any]:
 
 
 def is_moderator(table: Table, user: Any) -> bool:
-    """Staff, or an organiser of the club the table belongs to (tournament tables): they may
-    mute at the table. The table's owner may too (``may_moderate``); clients read the owner
-    from ``table.owner_user_id``, which can change while the table is open."""
-    if not getattr(user, "is_authenticated", False):
-        return False
-    if user.is_staff:
-        return True
+    """Site moderators, or an owner or organiser of the club the table belongs to (tournament
+    tables): they may mute at the table (``accounts.permissions``; ``is_staff`` gives nothing).
+    The table's owner may too (``may_moderate``); clients read the owner from
+    ``table.owner_user_id``, which can change while the table is open."""
     if table.club_id is None:
-        return False
-    from rosbi_platform.accounts.models import ORGANISING_ROLES, ClubMembership
-
-    return ClubMembership.objects.filter(
-        club_id=table.club_id, user_id=user.pk, role__in=ORGANISING_ROLES
-    ).exists()
+        return permissions.is_site_moderator(user)
+    return permissions.may_manage_club(user, table.club_id)
 
 
 def may_moderate(table: Table, user: Any) -> bool:
-    """Whether ``user`` may mute and unmute at ``table``: its owner, staff, club organisers."""
+    """Whether ``user`` may mute and unmute at ``table``: its owner, site moderators, the
+    organisers of its club."""
     return (table.owner_id is not None and table.owner_id == user.pk) or is_moderator(table, user)
 
 
@@ -587,11 +582,12 @@ def friends_online(viewer: Any) -> list[FriendOnline]:
 
 
 def visible_tables(user: Any, statuses: list[str] | None = None) -> QuerySet[Table]:
-    """Tables ``user`` may see in lists: public ones, and private ones they sit at (staff see
-    every table); open and playing unless ``statuses`` says otherwise, newest first."""
+    """Tables ``user`` may see in lists: public ones, and private ones they sit at (site
+    moderators see every table: its name and seats, never a hand); open and playing unless
+    ``statuses`` says otherwise, newest first."""
     statuses = statuses or [Table.Status.OPEN, Table.Status.PLAYING]
     tables = Table.objects.filter(status__in=statuses)
-    if not getattr(user, "is_staff", False):
+    if not permissions.is_site_moderator(user):
         mine = Q(seats__user_id=user.pk) if getattr(user, "is_authenticated", False) else Q()
         tables = tables.filter(Q(public=True) | mine) if mine else tables.filter(public=True)
     seats = Prefetch(
@@ -601,29 +597,53 @@ def visible_tables(user: Any, statuses: list[str] | None = None) -> QuerySet[Tab
 
 
 def may_see_table(table: Table, user: Any, invite: str | None = None) -> bool:
-    """Public tables, the players' own, staff, or the invite code of a private one."""
-    if table.public or getattr(user, "is_staff", False):
+    """Whether ``user`` may see the table's public facts (name, seats, status; never a hand):
+    public tables, the players' own, the invite code of a private one, site moderators."""
+    if table.public:
         return True
     if invite is not None and invite == table.invite_code:
         return True
-    return bool(
-        getattr(user, "is_authenticated", False) and seat_of_user(table.pk, user) is not None
-    )
+    if getattr(user, "is_authenticated", False) and seat_of_user(table.pk, user) is not None:
+        return True
+    return permissions.is_site_moderator(user)
+
+
+# --------------------------------------------------------------------------- who sees a Partie
+#
+# The one rule for "what may this viewer see of that player's games": a public table's
+# Parties are everybody's; a private table's Parties only those who played in them (seated at
+# the end, or started and left) and, once finished, site moderators (to look into reports and
+# collusion). Every page, API endpoint and export that lists Parties, their results, rating
+# changes, tablemates or deals filters with ``parties_visible_to`` or asks ``may_see_partie``.
+# A deal in progress is never shown through these: only finished Parties are listed, and the
+# live table gives each client its own hand only.
+
+
+def parties_visible_to(viewer: Any, path: str = "") -> Q:
+    """A filter for the Parties ``viewer`` may see; ``path`` is the lookup from the queried
+    model to its Partie (``"partie__"`` for seat results and rating changes, ``""`` for
+    Parties themselves)."""
+    if permissions.is_site_moderator(viewer):
+        return Q()
+    visible = Q(**{f"{path}table__public": True})
+    if getattr(viewer, "is_authenticated", False):
+        played = SeatResult.objects.filter(
+            Q(user_id=viewer.pk) | Q(started_by_id=viewer.pk)
+        ).values("partie_id")
+        visible |= Q(**{f"{path}pk__in" if path == "" else f"{path}id__in": played})
+    return visible
+
+
+def may_see_partie(viewer: Any, partie: Partie) -> bool:
+    """Whether ``viewer`` may see this Partie: its table, result, rating changes and, once it
+    is finished, its deals (``parties_visible_to``)."""
+    return Partie.objects.filter(parties_visible_to(viewer), pk=partie.pk).exists()
 
 
 def finished_parties(user: Any, player_id: int | None = None) -> QuerySet[Partie]:
-    """Finished Parties ``user`` may see, newest first: public tables', and private ones they
-    played (seated at the end, or started and left); staff see all. ``player_id`` keeps only
-    the Parties that player played."""
-    parties = Partie.objects.filter(finished_at__isnull=False)
-    if not getattr(user, "is_staff", False):
-        visible = Q(table__public=True)
-        if getattr(user, "is_authenticated", False):
-            played = SeatResult.objects.filter(
-                Q(user_id=user.pk) | Q(started_by_id=user.pk)
-            ).values("partie_id")
-            visible |= Q(pk__in=played)
-        parties = parties.filter(visible)
+    """Finished Parties ``user`` may see (``parties_visible_to``), newest first.
+    ``player_id`` keeps only the Parties that player played."""
+    parties = Partie.objects.filter(parties_visible_to(user), finished_at__isnull=False)
     if player_id is not None:
         parties = parties.filter(
             pk__in=SeatResult.objects.filter(
@@ -659,19 +679,44 @@ def deal_records(partie: Partie) -> list[dict[str, Any]]:
     ]
 
 
+def scored_deals(partie_ids: list[int]) -> list[tuple[int, str, list[int]]]:
+    """(Partie id, contract, penalties) of every scored deal of these Parties, for statistics
+    (``ratings.profile_selectors``): no hand, no move. The caller chose Parties its viewer may
+    see (``parties_visible_to``)."""
+    return list(
+        PartieDeal.objects.filter(partie_id__in=partie_ids, penalties__isnull=False).values_list(
+            "partie_id", "contract", "penalties"
+        )
+    )
+
+
 def partie_penalties(partie: Partie) -> list[list[int]]:
     """The stored penalties of the Partie's finished deals, in order."""
     rows = PartieDeal.objects.filter(partie=partie, penalties__isnull=False).order_by("number")
     return [list(row.penalties) for row in rows]
 
 
-def finished_results_of(user: Any, public_only: bool) -> QuerySet[SeatResult]:
+def finished_results_of(user: Any, viewer: Any) -> QuerySet[SeatResult]:
     """The seat results of the finished Parties ``user`` sat in (including those they left,
-    where a bot finished the seat); ``public_only`` leaves out private tables (for other
-    viewers). Finished Parties only: no hand of a deal in progress is ever reachable."""
+    where a bot finished the seat) that ``viewer`` may see (``parties_visible_to``). Finished
+    Parties only: no hand of a deal in progress is ever reachable."""
     seats = SeatResult.objects.filter(
-        Q(user=user) | Q(started_by=user), partie__finished_at__isnull=False
+        Q(user=user) | Q(started_by=user),
+        parties_visible_to(viewer, "partie__"),
+        partie__finished_at__isnull=False,
     )
-    if public_only:
-        seats = seats.filter(partie__table__public=True)
     return seats.select_related("partie__table")
+
+
+def tablemates_of(user: Any, viewer: Any, limit: int = 5) -> list[tuple[str, int]]:
+    """The players ``user`` sat with most often in finished Parties ``viewer`` may see: (user
+    name, Parties together), most first."""
+    partie_ids = finished_results_of(user, viewer).values("partie_id")
+    counts = (
+        SeatResult.objects.filter(partie_id__in=partie_ids, user__isnull=False)
+        .exclude(user_id=user.pk)
+        .values("user__username")
+        .annotate(n=Count("partie_id", distinct=True))
+        .order_by("-n", "user__username")[:limit]
+    )
+    return [(row["user__username"], row["n"]) for row in counts]

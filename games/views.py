@@ -126,7 +126,7 @@ def resign(request: HttpRequest, table_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def abort(request: HttpRequest, table_id: int) -> HttpResponse:
-    """The owner (or staff) aborts at once; any other player votes to abort."""
+    """The owner (or a site moderator) aborts at once; any other player votes to abort."""
 
     def run() -> None:
         if not aborts.abort_table(table_id, request.user):
@@ -229,10 +229,8 @@ def replay(request: HttpRequest, table_id: int) -> HttpResponse:
     table = get_object_or_404(Table, pk=table_id)
     if table.status != Table.Status.FINISHED:
         raise Http404(_("The Partie is not finished yet."))
-    may_see = table.public or (
-        request.user.is_authenticated
-        and (request.user.is_staff or selectors.seat_of_user(table_id, request.user) is not None)
-    )
+    partie = getattr(table, "partie", None)
+    may_see = partie is not None and selectors.may_see_partie(request.user, partie)
     data = selectors.replay_data(table) if may_see else None
     if data is None:
         raise Http404(_("No finished Partie you may see here."))
@@ -252,7 +250,10 @@ def replay(request: HttpRequest, table_id: int) -> HttpResponse:
 @require_GET
 def record_json(request: HttpRequest, table_id: int) -> JsonResponse:
     """The finished Partie as a RULES.md Partie record (for exports and the score CLI)."""
-    table = get_object_or_404(Table, pk=table_id, status=Table.Status.FINISHED, public=True)
+    table = get_object_or_404(Table, pk=table_id, status=Table.Status.FINISHED)
+    partie = getattr(table, "partie", None)
+    if partie is None or not selectors.may_see_partie(request.user, partie):
+        raise Http404(_("No finished Partie you may see here."))
     data = selectors.replay_data(table, with_steps=False)
     if data is None:
         raise Http404(_("No Partie at this table."))

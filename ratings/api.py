@@ -295,11 +295,7 @@ class PlayerViewSet(viewsets.GenericViewSet):
     @action(detail=True, methods=["get"], url_path="rating-history")
     def rating_history(self, request: Request, username: str) -> Response:
         user = _player(username)
-        changes = (
-            RatingChange.objects.filter(user=user, pool=LADDER_POOL)
-            .select_related("partie")
-            .order_by("finished_at", "partie_id")
-        )
+        changes = profile_selectors.visible_history(user, request.user, LADDER_POOL)
         page = self.paginate_queryset(changes)
         return self.get_paginated_response(RatingChangeSerializer(page, many=True).data)
 
@@ -334,7 +330,9 @@ class PlayerViewSet(viewsets.GenericViewSet):
     @action(detail=True, methods=["get"], pagination_class=None)
     def contracts(self, request: Request, username: str) -> Response:
         user = _player(username)
-        lines = profile_selectors.contract_lines(profile_selectors.player_seats(user, LADDER_POOL))
+        lines = profile_selectors.contract_lines(
+            profile_selectors.player_seats(user, request.user, LADDER_POOL)
+        )
         return Response(
             [
                 {

@@ -10,7 +10,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.contrib.auth import get_user_model
+from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.functional import Promise
 
@@ -85,16 +85,13 @@ def contract_lines(seat_of: dict[int, int]) -> list[ContractLine]:
     in ``seat_of`` (Partie id -> the player's seat), in the Partie order of the contracts."""
     from games.contract_names import CONTRACT_NAMES
     from games.engine import CONTRACT_ORDER
-    from games.models import PartieDeal
+    from games.selectors import scored_deals
 
     mine_sum: dict[str, float] = defaultdict(float)
     mine_n: Counter[str] = Counter()
     table_sum: dict[str, float] = defaultdict(float)
     table_n: Counter[str] = Counter()
-    deals = PartieDeal.objects.filter(
-        partie_id__in=list(seat_of), penalties__isnull=False
-    ).values_list("partie_id", "contract", "penalties")
-    for partie_id, contract, penalties in deals:
+    for partie_id, contract, penalties in scored_deals(list(seat_of)):
         seat = seat_of[partie_id]
         if not penalties or seat >= len(penalties):
             continue
@@ -116,18 +113,28 @@ def contract_lines(seat_of: dict[int, int]) -> list[ContractLine]:
     return contracts
 
 
-def player_seats(user: Any, pool: str = LADDER_POOL) -> dict[int, int]:
-    """Partie id -> the player's seat, for every finished Partie they played or left."""
-    from games.models import SeatResult
+def visible_history(user: Any, viewer: Any, pool: str = LADDER_POOL) -> QuerySet[RatingChange]:
+    """The player's rating changes in ``pool`` at Parties ``viewer`` may see (the games' one
+    rule, ``games.selectors.parties_visible_to``), oldest first: a private table's Partie is
+    no row at all for anyone who did not play in it."""
+    from games.selectors import parties_visible_to
+
+    return (
+        RatingChange.objects.filter(parties_visible_to(viewer, "partie__"), user=user, pool=pool)
+        .select_related("partie__table")
+        .order_by("finished_at", "partie_id")
+    )
+
+
+def player_seats(user: Any, viewer: Any, pool: str = LADDER_POOL) -> dict[int, int]:
+    """Partie id -> the player's seat, for every finished Partie they played or left that
+    ``viewer`` may see."""
+    from games.selectors import finished_results_of
 
     seat_of = dict(
-        SeatResult.objects.filter(user=user, partie__finished_at__isnull=False).values_list(
-            "partie_id", "seat"
-        )
+        finished_results_of(user, viewer).filter(user=user).values_list("partie_id", "seat")
     )
-    for partie_id, seat in RatingChange.objects.filter(user=user, pool=pool).values_list(
-        "partie_id", "seat"
-    ):
+    for partie_id, seat in visible_history(user, viewer, pool).values_list("partie_id", "seat"):
         seat_of.setdefault(partie_id, seat)
     return seat_of
 
@@ -155,23 +162,20 @@ EXPLAINED = 3
 
 
 def player_profile(
-    user: Any, pool: str = LADDER_POOL, now: dt.datetime | None = None
+    user: Any, viewer: Any, pool: str = LADDER_POOL, now: dt.datetime | None = None
 ) -> PlayerProfile:
-    """Everything the ladder profile page shows for ``user``."""
-    from games.models import SeatResult
+    """Everything the ladder profile page shows ``viewer`` of ``user``: the rating and rank
+    are public; the Parties, results, rating changes, statistics and tablemates only of the
+    Parties ``viewer`` may see (``games.selectors.parties_visible_to``: the player sees all
+    of theirs, others no private table they did not play at)."""
+    from games.selectors import finished_results_of, tablemates_of
 
     now = now or timezone.now()
     row = rating_of(user, pool)
-    history = list(
-        RatingChange.objects.filter(user=user, pool=pool)
-        .select_related("partie__table")
-        .order_by("finished_at", "partie_id")
-    )
+    history = list(visible_history(user, viewer, pool))
     mine = next((r for r in standings(pool, now) if r.user_id == user.pk), None)
     results = list(
-        SeatResult.objects.filter(user=user, partie__finished_at__isnull=False)
-        .select_related("partie__table")
-        .order_by("-partie__finished_at")
+        finished_results_of(user, viewer).filter(user=user).order_by("-partie__finished_at")
     )
     seat_of = {r.partie_id: r.seat for r in results}
     # Parties the player left count too: their seat is in the rating history.
@@ -200,17 +204,6 @@ def player_profile(
     for change in history:
         if change.left:
             place_counts[change.place] += 1
-    mates: Counter[int] = Counter(
-        SeatResult.objects.filter(partie_id__in=list(seat_of), user__isnull=False)
-        .exclude(user=user)
-        .values_list("user_id", flat=True)
-    )
-    User = get_user_model()
-    mate_names = dict(
-        User.objects.filter(pk__in=[uid for uid, _n in mates.most_common(5)]).values_list(
-            "pk", "username"
-        )
-    )
     profile = getattr(user, "profile", None)
     return PlayerProfile(
         user=user,
@@ -225,7 +218,7 @@ def player_profile(
         best=best,
         worst=worst,
         places=sorted(place_counts.items()),
-        tablemates=[(mate_names[uid], n) for uid, n in mates.most_common(5)],
+        tablemates=tablemates_of(user, viewer),
         explained=[
             e for e in (odds.change_explained(c) for c in reversed(history[-EXPLAINED:])) if e
         ],

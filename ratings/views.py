@@ -109,7 +109,7 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
         request,
         "ratings/player.html",
         {
-            "p": profile_selectors.player_profile(user),
+            "p": profile_selectors.player_profile(user, request.user),
             "relation": friends_selectors.relation_between(request.user, user),
             "other_username": user.get_username(),
         },

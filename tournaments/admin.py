@@ -16,7 +16,6 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from rosbi_platform.accounts.models import Club
 from tournaments import entries, events, exports, results, rounds, seasons, selectors
 from tournaments import series as series_service
 from tournaments.common import TournamentError, log_action
@@ -38,21 +37,18 @@ from tournaments.models import (
 
 
 class _ClubScoped:
-    """Rows visible and changeable only for superusers and the club's organisers."""
+    """Rows visible and changeable only for the club's owners and organisers and for site
+    moderators (``accounts.permissions``); ``is_staff`` only opens the admin."""
 
     club_path = "club"
 
     def get_queryset(self, request: HttpRequest):
         queryset = super().get_queryset(request)  # type: ignore[misc]
-        if request.user.is_superuser:
-            return queryset
-        return queryset.filter(
-            **{f"{self.club_path}__in": selectors.managed_club_ids(request.user)}
-        )
+        return queryset.filter(**{f"{self.club_path}__in": selectors.managed_clubs(request.user)})
 
     def _may(self, request: HttpRequest, obj: Any) -> bool:
         if obj is None:
-            return request.user.is_superuser or bool(selectors.managed_club_ids(request.user))
+            return selectors.managed_clubs(request.user).exists()
         tournament = obj if isinstance(obj, Tournament) else obj.tournament
         return selectors.can_manage(request.user, tournament)
 
@@ -236,15 +232,11 @@ class TournamentAdmin(_ClubScoped, admin.ModelAdmin):
         return selectors.hold_reason_text(obj) if obj.status == Tournament.Status.ON_HOLD else ""
 
     def formfield_for_foreignkey(self, db_field, request, **kwargs):
-        if db_field.name == "club" and not request.user.is_superuser:
-            from rosbi_platform.accounts.models import Club
-
-            kwargs["queryset"] = Club.objects.filter(
-                pk__in=selectors.managed_club_ids(request.user)
-            )
-        if db_field.name == "season" and not request.user.is_superuser:
+        if db_field.name == "club":
+            kwargs["queryset"] = selectors.managed_clubs(request.user)
+        if db_field.name == "season":
             kwargs["queryset"] = ClubSeason.objects.filter(
-                club_id__in=selectors.managed_club_ids(request.user)
+                club__in=selectors.managed_clubs(request.user)
             ).exclude(status=ClubSeason.Status.CLOSED)
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
@@ -565,7 +557,7 @@ class SeriesSkipInline(admin.TabularInline):
 
     def _may(self, request, obj) -> bool:
         if obj is None:
-            return request.user.is_superuser or bool(selectors.managed_club_ids(request.user))
+            return selectors.managed_clubs(request.user).exists()
         return selectors.can_manage_club(request.user, obj.club_id)
 
     def has_view_permission(self, request, obj=None):
@@ -634,7 +626,7 @@ class SeriesAdmin(_ClubScoped, admin.ModelAdmin):
 
     def _may(self, request: HttpRequest, obj: Any) -> bool:
         if obj is None:
-            return request.user.is_superuser or bool(selectors.managed_club_ids(request.user))
+            return selectors.managed_clubs(request.user).exists()
         return selectors.can_manage_club(request.user, obj.club_id)
 
     @admin.display(description=gettext_lazy("weekdays"))
@@ -646,10 +638,8 @@ class SeriesAdmin(_ClubScoped, admin.ModelAdmin):
         if "club" in form.base_fields:
             if change:
                 form.base_fields["club"].disabled = True
-            elif not request.user.is_superuser:
-                form.base_fields["club"].queryset = Club.objects.filter(
-                    pk__in=selectors.managed_club_ids(request.user)
-                )
+            else:
+                form.base_fields["club"].queryset = selectors.managed_clubs(request.user)
         return form
 
     def save_model(self, request, obj, form, change):
@@ -763,7 +753,7 @@ class ClubSeasonAdmin(_ClubScoped, admin.ModelAdmin):
 
     def _may(self, request: HttpRequest, obj: Any) -> bool:
         if obj is None:
-            return request.user.is_superuser or bool(selectors.managed_club_ids(request.user))
+            return selectors.managed_clubs(request.user).exists()
         return selectors.can_manage_club(request.user, obj.club_id)
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
@@ -771,10 +761,8 @@ class ClubSeasonAdmin(_ClubScoped, admin.ModelAdmin):
         return not closed and super().has_change_permission(request, obj)
 
     def formfield_for_foreignkey(self, db_field, request, **kwargs):
-        if db_field.name == "club" and not request.user.is_superuser:
-            kwargs["queryset"] = Club.objects.filter(
-                pk__in=selectors.managed_club_ids(request.user)
-            )
+        if db_field.name == "club":
+            kwargs["queryset"] = selectors.managed_clubs(request.user)
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
     def save_model(self, request, obj, form, change):

@@ -297,11 +297,9 @@ class PartieLine:
 
 
 def _history_seats(user: Any, viewer: Any) -> QuerySet:
-    """The player's seats in finished Parties; another viewer sees only public tables."""
-    sees_everything = viewer is not None and (
-        getattr(viewer, "pk", None) == user.pk or getattr(viewer, "is_staff", False)
-    )
-    return games_selectors.finished_results_of(user, public_only=not sees_everything)
+    """The player's seats in finished Parties that ``viewer`` may see (the games' one rule:
+    a private table's Parties only for those who played in them, and site moderators)."""
+    return games_selectors.finished_results_of(user, viewer)
 
 
 def history_parties(

@@ -13,7 +13,7 @@ from django.db.models import QuerySet
 from django.utils import formats, timezone
 
 from games import selectors as games_selectors
-from rosbi_platform.accounts import selectors as accounts_selectors
+from rosbi_platform.accounts import permissions
 from rosbi_platform.accounts.models import Club
 from rosbi_platform.notifications import selectors as notifications_selectors
 from tournaments import duplicate as duplicate_algorithms
@@ -67,23 +67,29 @@ def list_upcoming_tournaments(limit: int | None = None) -> QuerySet[Tournament]:
 
 
 def can_manage(user: Any, tournament: Tournament) -> bool:
-    """Superusers manage every event; an organiser only their own club's events."""
+    """Whether ``user`` runs this event: its club's owners and organisers, and site moderators
+    (``accounts.permissions.may_manage_club``; ``is_staff`` gives nothing)."""
     return can_manage_club(user, tournament.club_id)
 
 
 def can_manage_club(user: Any, club_id: int) -> bool:
-    if user is None or not user.is_authenticated:
-        return False
-    return accounts_selectors.is_club_organiser(user, club_id)
+    return permissions.may_manage_club(user, club_id)
+
+
+def managed_clubs(user: Any) -> QuerySet[Club]:
+    """The clubs whose events the user runs: their own as owner or organiser; every club for
+    site moderators."""
+    ids = permissions.managed_club_ids(user)
+    return Club.objects.all() if ids is None else Club.objects.filter(pk__in=ids)
 
 
 def managed_club_ids(user: Any) -> list[int]:
-    """The clubs whose events the user runs (owners and organisers)."""
-    return accounts_selectors.organised_club_ids(user)
+    """The ids of ``managed_clubs``."""
+    return list(managed_clubs(user).values_list("pk", flat=True))
 
 
 def managed_tournaments(user: Any) -> QuerySet[Tournament]:
-    if user.is_superuser:
+    if permissions.managed_club_ids(user) is None:
         return Tournament.objects.all()
     return Tournament.objects.filter(club_id__in=managed_club_ids(user))
 

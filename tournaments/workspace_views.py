@@ -18,7 +18,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from rosbi_platform.accounts.models import Club
 from tournaments import announcements, entries, events, exports, rounds, selectors
 from tournaments.common import TournamentError, log_action
 from tournaments.models import Entry, Round, Tournament
@@ -50,8 +49,7 @@ def _viewer_zone(request: HttpRequest) -> str:
 @login_required
 def organised_events(request: HttpRequest) -> HttpResponse:
     """The events I organise, with the "new event" button (organisers of a club only)."""
-    clubs = selectors.managed_club_ids(request.user)
-    if not (clubs or request.user.is_superuser):
+    if not selectors.managed_clubs(request.user).exists():
         return _refused()
     return render(
         request,
@@ -63,11 +61,7 @@ def organised_events(request: HttpRequest) -> HttpResponse:
 @login_required
 def new_event(request: HttpRequest) -> HttpResponse:
     """Step 1: a preset; step 2: its settings (a preview on request); then the event exists."""
-    clubs = (
-        Club.objects.all()
-        if request.user.is_superuser
-        else Club.objects.filter(pk__in=selectors.managed_club_ids(request.user))
-    ).order_by("name")
+    clubs = selectors.managed_clubs(request.user).order_by("name")
     if not clubs.exists():
         return _refused()
     preset = request.GET.get("preset") or request.POST.get("preset")

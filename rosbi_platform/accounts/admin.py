@@ -1,10 +1,12 @@
+from typing import Any
+
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
-from rosbi_platform.accounts import clubs, tokens
+from rosbi_platform.accounts import clubs, permissions, tokens
 from rosbi_platform.accounts.models import (
     AccessToken,
     Club,
@@ -34,25 +36,87 @@ class ProfileAdmin(admin.ModelAdmin):
     list_filter = ["card_look", "language"]
 
 
+class _ClubScoped:
+    """Club rows for whoever may act on that club (``accounts.permissions``): its owners and
+    organisers see them, site moderators see every club. ``is_staff`` only opens the admin;
+    Django's model permissions are not asked (they would let any staff user with them act on
+    every club)."""
+
+    club_path = "club"
+
+    def _club_id(self, obj: Any) -> int:
+        return obj.pk if isinstance(obj, Club) else obj.club_id
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        queryset = super().get_queryset(request)  # type: ignore[misc]
+        ids = permissions.managed_club_ids(request.user)
+        if ids is None:
+            return queryset
+        return queryset.filter(**{f"{self.club_path}__in": ids})
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        ids = permissions.managed_club_ids(request.user)
+        return request.user.is_staff and (ids is None or bool(ids))
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        if obj is None:
+            return self.has_module_permission(request)
+        return request.user.is_staff and permissions.may_manage_club(
+            request.user, self._club_id(obj)
+        )
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
 class ClubMembershipInline(admin.TabularInline):
+    """Read-only: roles change on the club's members page (``accounts.clubs.change_role``),
+    which keeps an owner and lets nobody raise their own role."""
+
     model = ClubMembership
     extra = 0
-    autocomplete_fields = ["user"]
+    fields = ["user", "role", "joined"]
+    readonly_fields = fields
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 @admin.register(Club)
-class ClubAdmin(admin.ModelAdmin):
+class ClubAdmin(_ClubScoped, admin.ModelAdmin):
+    """Clubs are created from approved requests (or ``clubs.create_club``); a club's owners
+    and site moderators edit its name and description."""
+
+    club_path = "pk"
     list_display = ["name", "slug", "created"]
-    prepopulated_fields = {"slug": ["name"]}
     search_fields = ["name"]
+    fields = ["name", "slug", "description"]
+    readonly_fields = ["slug"]
     inlines = [ClubMembershipInline]
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        if obj is None:
+            return self.has_module_permission(request)
+        return request.user.is_staff and permissions.may_own_club(request.user, obj.pk)
 
 
 @admin.register(ClubMembership)
-class ClubMembershipAdmin(admin.ModelAdmin):
+class ClubMembershipAdmin(_ClubScoped, admin.ModelAdmin):
     list_display = ["club", "user", "role", "joined"]
     list_filter = ["role", "club"]
-    autocomplete_fields = ["user", "club"]
+    search_fields = ["user__username", "club__name"]
 
 
 @admin.register(AccessToken)
@@ -106,6 +170,18 @@ class ClubRequestAdmin(admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return request.user.is_staff and permissions.may_decide_club_requests(request.user)
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return self.has_module_permission(request)
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return self.has_module_permission(request)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
     def _decide(self, request: HttpRequest, queryset: QuerySet[ClubRequest], decide) -> None:
         done = 0
         for club_request in queryset.order_by("pk"):
@@ -129,7 +205,7 @@ class ClubRequestAdmin(admin.ModelAdmin):
 
 
 @admin.register(MembershipRequest)
-class MembershipRequestAdmin(admin.ModelAdmin):
+class MembershipRequestAdmin(_ClubScoped, admin.ModelAdmin):
     list_display = ["club", "user", "status", "created", "decided_at"]
     list_filter = ["status", "club"]
     search_fields = ["user__username", "club__name"]
@@ -140,7 +216,7 @@ class MembershipRequestAdmin(admin.ModelAdmin):
 
 
 @admin.register(ClubInvite)
-class ClubInviteAdmin(admin.ModelAdmin):
+class ClubInviteAdmin(_ClubScoped, admin.ModelAdmin):
     list_display = ["club", "created_by", "created", "expires_at", "revoked_at", "uses"]
     list_filter = ["club"]
     readonly_fields = ["club", "created_by", "created", "expires_at", "revoked_at", "uses"]
@@ -149,7 +225,13 @@ class ClubInviteAdmin(admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return self.has_view_permission(request, obj)  # the revoke action (the service asks)
+
     @admin.action(description=_("Revoke the selected invite links"))
     def revoke(self, request: HttpRequest, queryset: QuerySet[ClubInvite]) -> None:
         for invite in queryset:
-            clubs.revoke_invite_link(invite.pk, request.user)
+            try:
+                clubs.revoke_invite_link(invite.pk, request.user)
+            except clubs.ClubError as error:
+                self.message_user(request, f"{invite}: {error}", messages.ERROR)

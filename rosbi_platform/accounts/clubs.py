@@ -1,6 +1,11 @@
-"""Club management: new clubs (made by staff, or requested by a user and approved by staff),
-joining (by request, approved by the club's owners or organisers, or by a secret invite link),
-roles (member, organiser, owner; owners manage them) and leaving.
+"""Club management: new clubs (made by site moderators, or requested by a user and approved by
+a site moderator), joining (by request, approved by the club's owners or organisers, or by a
+secret invite link), roles (member, organiser, owner; owners manage them) and leaving.
+
+Who may do what is asked of ``accounts.permissions`` only (``is_staff`` gives nothing here).
+Site moderators moderate, they don't take over: they may act on any club's requests, invites,
+members and roles, but nobody (moderator, owner or organiser) decides their own join request
+or raises their own role; an owner may only step down (while another owner remains).
 
 Every write that changes who belongs to a club, or in which role, runs in one transaction
 holding the club's row lock (``select_for_update``), so two owners acting at once queue behind
@@ -19,7 +24,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from rosbi_platform.accounts import selectors
+from rosbi_platform.accounts import permissions
 from rosbi_platform.accounts.models import (
     Club,
     ClubInvite,
@@ -41,22 +46,18 @@ def _lock_club(club_id: int) -> Club:
     return Club.objects.select_for_update().get(pk=club_id)
 
 
-def _require_staff(by: Any) -> None:
-    if by is None or not getattr(by, "is_staff", False):
-        raise ClubError(_("Only staff can decide about new clubs."))
-
-
-def _is_staff(by: Any) -> bool:
-    return by is not None and bool(getattr(by, "is_staff", False))
+def _require_moderator(by: Any) -> None:
+    if not permissions.may_decide_club_requests(by):
+        raise ClubError(_("Only site moderators can decide about new clubs."))
 
 
 def _require_owner(club: Club, by: Any) -> None:
-    if not (_is_staff(by) or selectors.is_club_owner(by, club.pk)):
+    if not permissions.may_own_club(by, club.pk):
         raise ClubError(_("Only the club's owners can do this."))
 
 
 def _require_organiser(club: Club, by: Any) -> None:
-    if not (_is_staff(by) or selectors.is_club_organiser(by, club.pk)):
+    if not permissions.may_manage_club(by, club.pk):
         raise ClubError(_("Only the club's owners and organisers can do this."))
 
 
@@ -87,7 +88,7 @@ def _check_free(name: str, slug: str) -> None:
 
 def create_club(*, name: str, description: str = "", owner: User | None, by: Any) -> Club:
     """Staff create a club directly; ``owner`` (if given) becomes its first owner."""
-    _require_staff(by)
+    _require_moderator(by)
     name = name.strip()
     slug = _slug_for(name)
     with transaction.atomic():
@@ -124,7 +125,7 @@ def request_club(user: User, *, name: str, description: str = "") -> ClubRequest
 def approve_club_request(request_id: int, by: Any) -> Club:
     """Create the requested club with the requester as its owner. Approving twice (a double
     click, two staff members) returns the same club."""
-    _require_staff(by)
+    _require_moderator(by)
     with transaction.atomic():
         club_request = ClubRequest.objects.select_for_update().get(pk=request_id)
         if club_request.status == Decision.APPROVED and club_request.club_id is not None:
@@ -146,7 +147,7 @@ def approve_club_request(request_id: int, by: Any) -> Club:
 
 def decline_club_request(request_id: int, by: Any) -> ClubRequest:
     """Refuse a club request (once; declining again changes nothing)."""
-    _require_staff(by)
+    _require_moderator(by)
     with transaction.atomic():
         club_request = ClubRequest.objects.select_for_update().get(pk=request_id)
         if club_request.status == Decision.APPROVED:
@@ -182,6 +183,8 @@ def _decide_membership(request_id: int, by: Any, approve: bool) -> MembershipReq
         club = _lock_club(club_id)
         _require_organiser(club, by)
         membership_request = MembershipRequest.objects.select_for_update().get(pk=request_id)
+        if membership_request.user_id == getattr(by, "pk", None):
+            raise ClubError(_("Nobody decides their own request to join: another organiser must."))
         if membership_request.status != Decision.PENDING:
             if (membership_request.status == Decision.APPROVED) == approve:
                 return membership_request  # decided so already: nothing more to do
@@ -266,6 +269,9 @@ def change_role(club: Club, user_id: int, role: str, by: Any) -> ClubMembership:
         membership = ClubMembership.objects.filter(club=club, user_id=user_id).first()
         if membership is None:
             raise ClubError(_("This player is not a member of the club."))
+        if user_id == getattr(by, "pk", None) and membership.role != Role.OWNER:
+            # Owners may step down; nobody else (a site moderator included) sets their own role.
+            raise ClubError(_("You cannot change your own role in the club."))
         if membership.role == role:
             return membership
         if membership.role == Role.OWNER and _owner_count(club) <= 1:

@@ -34,11 +34,16 @@ class SiteModeratorFactory(UserFactory):
     @factory.post_generation
     def site_moderators_group(self, create, extracted, **kwargs):
         if create:
-            from django.contrib.auth.models import Group
+            from django.contrib.auth.models import Group, Permission
 
             from rosbi_platform.accounts.permissions import SITE_MODERATORS_GROUP
 
-            self.groups.add(Group.objects.get(name=SITE_MODERATORS_GROUP))
+            # The migration creates the group; a transactional test's flush empties it again.
+            group, _created = Group.objects.get_or_create(name=SITE_MODERATORS_GROUP)
+            group.permissions.add(
+                Permission.objects.get(content_type__app_label="accounts", codename="moderate_site")
+            )
+            self.groups.add(group)
 
 
 class ProfileFactory(DjangoModelFactory):

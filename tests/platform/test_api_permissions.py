@@ -1,9 +1,11 @@
 """The API's permission matrix: every write and every list, for anonymous callers, the player
-concerned, another player, the event's organiser, another club's organiser and staff.
+concerned, another player, the event's organiser, another club's organiser, staff and a site
+moderator.
 
-A player acts only for themself, an organiser only for their club's events, staff through the
-admin (the API gives them no organiser powers, but they see every table and Partie); every
-list returns only what the caller may see. Each case sets up only what its action needs.
+A player acts only for themself, an organiser only for their club's events; staff (``is_staff``
+only opens the admin) have no power at all here; a site moderator (``accounts.permissions``)
+manages every club's events and sees every table and finished Partie, but starts no one's
+table; every list returns only what the caller may see. Each case sets up only what its action needs.
 """
 
 from __future__ import annotations
@@ -20,14 +22,22 @@ from games import bot_turns, lobby
 from games.models import Partie, Table
 from rosbi_platform.accounts.models import ClubMembership
 from tests.api_clients import session_client, token_client
-from tests.platform.factories import NotificationFactory
+from tests.platform.factories import NotificationFactory, SiteModeratorFactory
 from tests.tournaments.factories import ClubFactory, MembershipFactory, UserFactory
 from tournaments import entries, events, results, rounds, scheduler
 from tournaments.models import Round, RoundTable, Tournament
 
 pytestmark = [pytest.mark.django_db]
 
-ROLES = ("anonymous", "player", "other_player", "organiser", "other_organiser", "staff")
+ROLES = (
+    "anonymous",
+    "player",
+    "other_player",
+    "organiser",
+    "other_organiser",
+    "staff",
+    "moderator",
+)
 PLENTY = dt.timedelta(hours=1)
 
 
@@ -54,6 +64,7 @@ def world() -> World:
         "organiser": organiser,
         "other_organiser": other,
         "staff": staff,
+        "moderator": SiteModeratorFactory(),
     }
     return World(users, club)
 
@@ -180,6 +191,7 @@ ORGANISER_ONLY = {
     "organiser": 200,
     "other_organiser": 403,
     "staff": 403,
+    "moderator": 200,
 }
 PLAYER_ONLY_ELSE_400 = {"anonymous": 401, **dict.fromkeys(ROLES[2:], 400), "player": 200}
 TABLE_PLAYER_OR_ORGANISER = {
@@ -189,6 +201,7 @@ TABLE_PLAYER_OR_ORGANISER = {
     "organiser": 201,
     "other_organiser": 403,
     "staff": 403,
+    "moderator": 201,
 }
 
 WRITES: dict[str, tuple[Call, dict[str, int]]] = {
@@ -197,9 +210,12 @@ WRITES: dict[str, tuple[Call, dict[str, int]]] = {
     "leave table": (leave_table, {**dict.fromkeys(ROLES, 409), "anonymous": 401, "player": 200}),
     "start table": (
         start_table,
-        {**dict.fromkeys(ROLES, 403), "anonymous": 401, "player": 200, "staff": 200},
+        {**dict.fromkeys(ROLES, 403), "anonymous": 401, "player": 200},
     ),
-    "create tournament": (create_tournament, {**ORGANISER_ONLY, "organiser": 201}),
+    "create tournament": (
+        create_tournament,
+        {**ORGANISER_ONLY, "organiser": 201, "moderator": 201},
+    ),
     "edit tournament": (edit_tournament, ORGANISER_ONLY),
     "register": (register, {**ANYONE_SIGNED_IN, **dict.fromkeys(ROLES[1:], 201), "player": 400}),
     "check in": (check_in, PLAYER_ONLY_ELSE_400),
@@ -272,13 +288,13 @@ def season(world: Any) -> Any:
     return seasons.current_season()
 
 
-PLAYER_AND_STAFF = {role: role in ("player", "staff") for role in ROLES}
+PLAYER_AND_MODERATOR = {role: role in ("player", "moderator") for role in ROLES}
 PLAYER_ONLY = {role: role == "player" for role in ROLES}
 EVERYONE = dict.fromkeys(ROLES, True)
 
 LISTS: dict[str, tuple[str, Callable[[World], Any], dict[str, bool]]] = {
-    "tables": ("/api/v1/tables", private_table, PLAYER_AND_STAFF),
-    "parties": ("/api/v1/parties", private_partie, PLAYER_AND_STAFF),
+    "tables": ("/api/v1/tables", private_table, PLAYER_AND_MODERATOR),
+    "parties": ("/api/v1/parties", private_partie, PLAYER_AND_MODERATOR),
     "notifications": ("/api/v1/notifications", notice, PLAYER_ONLY),
     "tournaments": ("/api/v1/tournaments", event, EVERYONE),
     "clubs": ("/api/v1/clubs", lambda world: world.club, EVERYONE),
@@ -301,8 +317,8 @@ def test_every_list_shows_only_what_the_caller_may_see(world: World, name: str, 
     assert (target.pk in ids) is sees[role], (name, role, ids)
 
 
-def test_staff_see_private_tables_but_do_not_sit_uninvited(world: World):
+def test_moderators_see_private_tables_but_do_not_sit_uninvited(world: World):
     table = private_table(world)
-    refused = world.client("staff").post(f"/api/v1/tables/{table.pk}/join", {}, format="json")
+    refused = world.client("moderator").post(f"/api/v1/tables/{table.pk}/join", {}, format="json")
     assert refused.status_code == 403
     assert Table.objects.get(pk=table.pk).seats.filter(user__isnull=False).count() == 1

@@ -20,6 +20,7 @@ from rosbi_platform.accounts.models import (
     Decision,
     MembershipRequest,
 )
+from tests.games.factories import SiteModeratorFactory
 from tests.tournaments.factories import ClubFactory, MembershipFactory, UserFactory
 
 pytestmark = [pytest.mark.django_db]
@@ -27,7 +28,9 @@ Role = ClubMembership.Role
 
 
 def staff():
-    return UserFactory(is_staff=True)
+    """A site moderator (the "Site moderators" group): they decide club requests; being staff
+    is not enough (tests/platform/test_club_takeover.py)."""
+    return SiteModeratorFactory()
 
 
 def club_with_owner():
@@ -60,7 +63,7 @@ def test_a_requested_club_is_created_by_staff_with_the_requester_as_owner():
 
 def test_only_staff_decide_and_a_declined_request_makes_no_club():
     request = clubs.request_club(UserFactory(), name="Nachteulen")
-    with pytest.raises(clubs.ClubError, match="Only staff"):
+    with pytest.raises(clubs.ClubError, match="Only site moderators"):
         clubs.approve_club_request(request.pk, UserFactory())
     clubs.decline_club_request(request.pk, staff())
     with pytest.raises(clubs.ClubError, match="declined already"):

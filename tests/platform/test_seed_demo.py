@@ -6,6 +6,7 @@ import pytest
 from django.core.management import call_command
 
 from rosbi_platform.accounts.models import Club, ClubMembership, Profile, User
+from rosbi_platform.accounts.permissions import is_site_moderator
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
@@ -46,7 +47,10 @@ def test_seed_demo_creates_the_demo_world():
     call_command("seed_demo", stdout=output)
 
     organiser = User.objects.get(username="organiser")
-    assert organiser.is_staff and organiser.is_superuser
+    # A site moderator (staff only to open the admin for club requests and reports), not a
+    # superuser; the club's owner (issue 25: organisers never need staff for their events).
+    assert organiser.is_staff and not organiser.is_superuser
+    assert is_site_moderator(organiser)
     printed_password = output.getvalue().split("organiser: created, password: ")[1].split()[0]
     assert organiser.check_password(printed_password)
     assert User.objects.filter(is_staff=False).count() == 6

@@ -91,7 +91,7 @@ def test_profile_best_and_worst_contract_compare_with_the_table():
     deal = partie.deals.get(number=4)  # the Hundred: make me lose it badly
     deal.penalties = [30, 0, 0]
     deal.save()
-    profile = profile_selectors.player_profile(me)
+    profile = profile_selectors.player_profile(me, me)
     assert profile.best.contract == "no_tricks"
     assert profile.worst.contract == "hundred"
 

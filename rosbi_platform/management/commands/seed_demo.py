@@ -1,4 +1,5 @@
-"""Create demo data: an organiser, six players, a club and an upcoming tournament.
+"""Create demo data: an organiser (a site moderator owning the demo club), six players, a
+club and an upcoming tournament.
 
 Idempotent: everything is looked up by a natural key first, so a second run changes nothing.
 Passwords are random and printed when the account is created; on a development machine
@@ -15,11 +16,13 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.models import Group, Permission
 from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
 
 from rosbi_platform.accounts.models import Club, ClubMembership, Profile, User
+from rosbi_platform.accounts.permissions import SITE_MODERATORS_GROUP
 from rosbi_platform.accounts.services import add_club_member, ensure_profile
 from tournaments.models import Tournament
 
@@ -81,6 +84,16 @@ def remember_demo_logins(
         json.dump(logins, handle, indent=2, sort_keys=True)
 
 
+def make_site_moderator(user: User) -> None:
+    """Put ``user`` in the "Site moderators" group (``accounts.permissions``), made by the
+    accounts migration; created here too when a flushed database lost it."""
+    group, _created = Group.objects.get_or_create(name=SITE_MODERATORS_GROUP)
+    group.permissions.add(
+        Permission.objects.get(content_type__app_label="accounts", codename="moderate_site")
+    )
+    user.groups.add(group)
+
+
 class Command(BaseCommand):
     help = "Create (once) the demo organiser, players, club and tournament."
 
@@ -99,8 +112,11 @@ class Command(BaseCommand):
         organiser = User.objects.filter(username=ORGANISER_USERNAME).first()
         if organiser is None:
             password = secrets.token_urlsafe(12)
-            organiser = User.objects.create_superuser(
-                ORGANISER_USERNAME, "organiser@example.com", password
+            # A site moderator (decides club requests and reports, in the admin: hence staff)
+            # and the demo club's owner; not a superuser, and running the club's events needs
+            # neither (the organiser workspace).
+            organiser = User.objects.create_user(
+                ORGANISER_USERNAME, "organiser@example.com", password, is_staff=True
             )
             Profile.objects.create(user=organiser, display_name="Organiser")
             remember_demo_logins(organiser=password)
@@ -108,6 +124,7 @@ class Command(BaseCommand):
         else:
             ensure_profile(organiser)
             self.stdout.write("organiser: unchanged")
+        make_site_moderator(organiser)
 
         players: list[User] = []
         new_player_password = secrets.token_urlsafe(12)

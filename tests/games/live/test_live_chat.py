@@ -6,7 +6,7 @@ import pytest
 from channels.db import database_sync_to_async
 
 from games import chat, events
-from tests.games.factories import UserFactory
+from tests.games.factories import SiteModeratorFactory, UserFactory
 from tests.games.live.helpers import Viewer, humans_table
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.redis]
@@ -73,7 +73,8 @@ async def test_muted_users_get_an_error_and_only_organisers_or_staff_may_mute():
     assert notice["kind"] == "mute" and notice["muted"] and notice["user_id"] == watchers[0].pk
     assert await spectators[1].nothing_more()
 
-    staff = await database_sync_to_async(lambda: UserFactory(is_staff=True))()
+    # A site moderator (is_staff alone mutes nobody: issue 25).
+    staff = await database_sync_to_async(lambda: SiteModeratorFactory())()
     await database_sync_to_async(chat.unmute_user)(table.pk, staff, watchers[0])
     assert (await next_chat(spectators[1]))["muted"] is False
     await spectators[0].send({"type": "chat", "channel": "spectators", "text": "hello!"})

@@ -10,7 +10,7 @@ from games.events import ServiceError
 from games.models import ChatMessage, ChatReport, TableMute
 from rosbi_platform.accounts.models import Club, ClubMembership
 from rosbi_platform.friends.blocks import block_user
-from tests.games.factories import TableFactory, UserFactory
+from tests.games.factories import SiteModeratorFactory, TableFactory, UserFactory
 from tests.games.live.helpers import Viewer, humans_table
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.redis]
@@ -126,14 +126,18 @@ async def test_a_chat_line_is_reported_once_and_lands_in_the_staff_queue():
 
 
 def test_staff_dismiss_a_report_or_mute_its_author():
+    """Staff here are site moderators (``is_staff`` alone handles no report: issue 25)."""
     table, users = humans_table(3)
-    staff = UserFactory(is_staff=True)
+    staff = SiteModeratorFactory()
     line = ChatMessage.objects.create(table=table, author=users[0], channel="players", text="x")
     first = reports.report_chat_message(table.pk, line.pk, users[1])
     second = reports.report_chat_message(table.pk, line.pk, users[2])
     with pytest.raises(ServiceError) as not_staff:
         reports.dismiss_report(first.pk, users[1])
     assert not_staff.value.code == "forbidden"
+    with pytest.raises(ServiceError) as only_staff:
+        reports.dismiss_report(first.pk, UserFactory(is_staff=True))
+    assert only_staff.value.code == "forbidden"
 
     reports.mute_reported_author(first.pk, staff)
     assert TableMute.objects.filter(table=table, user=users[0]).exists()
