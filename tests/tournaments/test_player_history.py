@@ -112,9 +112,13 @@ def test_other_viewers_see_public_finished_parties_only(client):
     Seat.objects.create(table=running, number=0, user=ana)
     unfinished = Partie.objects.create(table=running, first_dealer=0)
     SeatResult.objects.create(partie=unfinished, seat=0, user=ana, total=0, place=1)
-    client.force_login(ben)
+    client.force_login(UserFactory())
     body = history(client, ana).content.decode()
     assert "Geheimtisch" not in body and "Laufender Tisch" not in body
+    # One rule for every page (issue 25): those who played the private Partie see it.
+    client.force_login(ben)
+    body = history(client, ana).content.decode()
+    assert "Geheimtisch" in body and "Laufender Tisch" not in body
     client.force_login(ana)
     body = history(client, ana).content.decode()
     assert "Geheimtisch" in body and "Laufender Tisch" not in body
