@@ -42,6 +42,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("rules/", views.rules, name="rules"),
     path("healthz", views.healthz, name="healthz"),
+    path(".well-known/security.txt", views.security_txt, name="security_txt"),
     path("accounts/", include("rosbi_platform.accounts.urls")),
     path("friends/", include("rosbi_platform.friends.urls")),
     path("notifications/", include("rosbi_platform.notifications.urls")),

@@ -1,10 +1,15 @@
-"""Site-level views: the home page, the rules for players and the health endpoint."""
+"""Site-level views: the home page, the rules for players, the health endpoint and the
+security contact (``/.well-known/security.txt``)."""
 
+import datetime as dt
 import logging
+from urllib.parse import urlsplit
 
+from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.utils import timezone
 from django.utils.translation import get_language
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
@@ -33,6 +38,26 @@ def rules(request: HttpRequest) -> HttpResponse:
     if language not in RULES_LANGUAGES:
         language = "en"
     return render(request, f"rules/rules.{language}.html")
+
+
+def security_contact() -> str:
+    """The address problems go to: security@ the site's public host (``SITE_URL``)."""
+    host = urlsplit(settings.SITE_URL).hostname or "localhost"
+    return f"security@{host}"
+
+
+@require_GET
+def security_txt(request: HttpRequest) -> HttpResponse:
+    """RFC 9116: where to report a security problem, so finders need not guess. The
+    ``Expires`` date moves with every answer (one year ahead): the file never goes stale."""
+    expires = (timezone.now() + dt.timedelta(days=365)).replace(microsecond=0)
+    lines = [
+        f"Contact: mailto:{security_contact()}",
+        f"Expires: {expires.astimezone(dt.UTC).strftime('%Y-%m-%dT%H:%M:%SZ')}",
+        "Preferred-Languages: en, de",
+        f"Canonical: {settings.SITE_URL.rstrip('/')}/.well-known/security.txt",
+    ]
+    return HttpResponse("\n".join(lines) + "\n", content_type="text/plain; charset=utf-8")
 
 
 class _Health:

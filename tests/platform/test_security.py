@@ -213,3 +213,23 @@ def test_huge_sign_up_and_password_reset_fields_are_form_errors(client):
     reset = client.post("/accounts/password/reset/", {"email": huge + "@example.org"})
     assert reset.status_code == 200
     assert "at most 254 characters" in reset.content.decode()
+
+
+@override_settings(SITE_URL="https://rosbi.example.org")
+def test_security_txt_names_the_contact_and_a_future_expiry(client):
+    """RFC 9116: a finder of a problem reads where to report it at a fixed address."""
+    import datetime as dt
+
+    from django.utils import timezone
+
+    response = client.get("/.well-known/security.txt")
+
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/plain")
+    fields = dict(line.split(": ", 1) for line in response.content.decode().splitlines())
+    assert fields["Contact"] == "mailto:security@rosbi.example.org"
+    assert fields["Canonical"] == "https://rosbi.example.org/.well-known/security.txt"
+    expires = dt.datetime.strptime(fields["Expires"], "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=dt.UTC)
+    assert (
+        timezone.now() + dt.timedelta(days=300) < expires < timezone.now() + dt.timedelta(days=366)
+    )
