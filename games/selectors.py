@@ -213,6 +213,10 @@ def card_look_of(user: Any) -> str:
 
 
 def seat_of_user(table_id: int, user: Any) -> int | None:
+    """The seat ``user`` holds at the table, or None. A visitor (no ``pk``) holds none: a
+    bot's seat also has no user, and ``user_id=None`` would find it."""
+    if getattr(user, "pk", None) is None:
+        return None
     return (
         Seat.objects.filter(table_id=table_id, user_id=user.pk)
         .values_list("number", flat=True)
@@ -244,7 +248,11 @@ def build_snapshot(table_id: int, user: Any) -> dict[str, Any]:
     """
     table = Table.objects.get(pk=table_id)
     seats = seats_of(table)
-    my_seat = next((s.number for s in seats if s.user_id == user.pk), None)
+    # A viewer without an account holds no seat, never a bot's (whose ``user_id`` is None too).
+    viewer_pk = getattr(user, "pk", None)
+    my_seat = next(
+        (s.number for s in seats if viewer_pk is not None and s.user_id == viewer_pk), None
+    )
     partie_data = None
     deal_view = None
     rows = list(
