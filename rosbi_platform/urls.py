@@ -10,6 +10,7 @@ from games import api as games_api
 from ratings import api as ratings_api
 from rosbi_platform import views
 from rosbi_platform.accounts import api as accounts_api
+from rosbi_platform.accounts.admin_site import TwoFactorAdminSite
 from tournaments import api as tournaments_api
 from tournaments.club_urls import history_urlpatterns as history_urls
 
@@ -58,6 +59,9 @@ urlpatterns = [
 handler404 = "rosbi_platform.views.not_found"
 handler500 = "rosbi_platform.views.server_failure"
 
+# Every admin session must have passed a second factor (django-otp's documented way to make the
+# default site an OTPAdminSite, keeping every app's registrations).
+admin.site.__class__ = TwoFactorAdminSite
 admin.site.site_header = "Rosbi"
 admin.site.site_title = "Rosbi admin"
 

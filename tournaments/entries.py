@@ -14,6 +14,7 @@ from games import lobby
 from games.events import ServiceError
 from rosbi_platform.accounts.models import ClubMembership
 from rosbi_platform.accounts.selectors import is_bot_account
+from rosbi_platform.accounts.verification import email_verification_refusal
 from tournaments import selectors
 from tournaments.common import (
     NOTIFY_REGISTRATION_TASK,
@@ -54,6 +55,9 @@ def register_entry(tournament_id: int, user: Any, *, plays_online: bool = True) 
             first_round = _next_unseated_round(tournament) or 1
         if not tournament.allow_bots and is_bot_account(user):
             raise TournamentError(_("This event does not take bot accounts."))
+        unverified = email_verification_refusal(user)
+        if unverified is not None:
+            raise TournamentError(unverified)
         if (
             tournament.members_only
             and not ClubMembership.objects.filter(club_id=tournament.club_id, user=user).exists()

@@ -28,6 +28,11 @@ def time_zone_choices() -> list[tuple[str, str]]:
 
 
 class ProfileForm(forms.ModelForm):
+    # The user's, not the profile's: a new address is unverified until its link is opened.
+    email = forms.EmailField(
+        label=_("E-mail"),
+        help_text=_("A new address must be confirmed again with the link we send to it."),
+    )
     time_zone = forms.TypedChoiceField(label=_("Time zone"), choices=time_zone_choices)
 
     class Meta:
@@ -58,5 +63,18 @@ class BotAccountForm(forms.Form):
         help_text=_(
             "A bot account is played by a program. It cannot be undone; ranked play and "
             "tournaments that do not allow bots refuse it."
+        ),
+    )
+
+
+class TwoFactorCodeForm(forms.Form):
+    """A six-digit code from the authenticator app, or one of the recovery codes."""
+
+    code = forms.CharField(
+        label=_("Code"),
+        max_length=32,
+        help_text=_("The six digits your authenticator app shows, or a recovery code."),
+        widget=forms.TextInput(
+            attrs={"autocomplete": "one-time-code", "inputmode": "text", "autofocus": True}
         ),
     )

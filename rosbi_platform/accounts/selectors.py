@@ -117,3 +117,10 @@ def invite_by_token(token: str) -> ClubInvite | None:
 
 def club_requests_of(user: Any) -> QuerySet[ClubRequest]:
     return ClubRequest.objects.filter(requested_by=user).order_by("-created", "-pk")
+
+
+def owns_any_club(user: Any) -> bool:
+    """Whether the person is an owner of at least one club (they must use two-factor log-in)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return False
+    return ClubMembership.objects.filter(user_id=user.pk, role=ClubMembership.Role.OWNER).exists()

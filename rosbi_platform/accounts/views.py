@@ -12,7 +12,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from rosbi_platform.accounts import tokens
+from rosbi_platform.accounts import tokens, two_factor, verification
 from rosbi_platform.accounts.forms import BotAccountForm, ProfileForm, SignUpForm, TokenForm
 from rosbi_platform.accounts.selectors import list_tokens, list_user_memberships
 from rosbi_platform.accounts.services import (
@@ -21,6 +21,7 @@ from rosbi_platform.accounts.services import (
     register_user,
     update_profile,
 )
+from rosbi_platform.accounts.security_views import begin_two_factor_login
 
 
 def remember_language(response: HttpResponse, language: str) -> HttpResponse:
@@ -56,9 +57,12 @@ def sign_up(request: HttpRequest) -> HttpResponse:
 
 
 class LogInView(auth_views.LoginView):
-    """Django's login, plus switching the site to the player's saved language."""
+    """Django's login, plus switching the site to the player's saved language. An account with
+    two-factor log-in is not logged in yet: the code page follows (``security_views``)."""
 
     def form_valid(self, form):
+        if two_factor.has_two_factor(form.get_user()):
+            return begin_two_factor_login(self.request, form.get_user(), self.get_success_url())
         response = super().form_valid(form)
         profile = ensure_profile(form.get_user())
         translation.activate(profile.language)
@@ -96,6 +100,8 @@ def _profile_page(
             "token_form": token_form or TokenForm(),
             "new_secret": new_secret,
             "bot_form": BotAccountForm(),
+            "email_verified": verification.is_email_verified(request.user),
+            "two_factor_on": two_factor.has_two_factor(request.user),
         },
         status=status,
     )
@@ -150,11 +156,19 @@ def bot_account(request: HttpRequest) -> HttpResponse:
 @login_required
 def profile_edit(request: HttpRequest) -> HttpResponse:
     profile = ensure_profile(request.user)
-    form = ProfileForm(request.POST or None, instance=profile)
+    form = ProfileForm(
+        request.POST or None, instance=profile, initial={"email": request.user.email}
+    )
     if request.method == "POST" and form.is_valid():
         profile = update_profile(
             request.user, **{name: form.cleaned_data[name] for name in ProfileForm.Meta.fields}
         )
+        if verification.change_email(request.user, form.cleaned_data["email"]):
+            messages.info(
+                request,
+                _("Confirm your new e-mail address with the link we sent to %(email)s.")
+                % {"email": request.user.email},
+            )
         # Say it in the language the player just chose: that is what the next page shows.
         translation.activate(profile.language)
         messages.success(request, _("Your profile has been saved."))
