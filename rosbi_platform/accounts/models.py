@@ -14,6 +14,13 @@ from django.utils.translation import gettext_lazy as _
 class User(AbstractUser):
     """Custom from the first migration so fields can be added later without a painful swap."""
 
+    class Meta(AbstractUser.Meta):
+        swappable = "AUTH_USER_MODEL"
+        # The one site-wide power beyond a club's own roles (``accounts.permissions``):
+        # granted to a user, or through the "Site moderators" group. ``is_staff`` only opens
+        # the admin and gives no permission of its own.
+        permissions = [("moderate_site", "Moderate the site (clubs, tables, reports)")]
+
 
 def validate_time_zone(value: str) -> None:
     if value not in zoneinfo.available_timezones():

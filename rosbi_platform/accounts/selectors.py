@@ -5,6 +5,7 @@ from typing import Any
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
+from rosbi_platform.accounts import permissions
 from rosbi_platform.accounts.models import (
     ORGANISING_ROLES,
     AccessToken,
@@ -52,27 +53,13 @@ def is_bot_account(user: object) -> bool:
 
 def club_role(user: Any, club_id: int) -> str | None:
     """The user's role in the club (None for visitors and non-members)."""
-    if user is None or not getattr(user, "is_authenticated", False):
-        return None
-    return (
-        ClubMembership.objects.filter(club_id=club_id, user=user)
-        .values_list("role", flat=True)
-        .first()
-    )
+    return permissions.club_role(user, club_id)
 
 
-def is_club_organiser(user: Any, club_id: int) -> bool:
-    """Owners and organisers run the club's events and let members in; superusers too."""
-    if user is None or not getattr(user, "is_authenticated", False):
-        return False
-    return bool(user.is_superuser) or club_role(user, club_id) in ORGANISING_ROLES
-
-
-def is_club_owner(user: Any, club_id: int) -> bool:
-    """Owners manage the members' roles; superusers too."""
-    if user is None or not getattr(user, "is_authenticated", False):
-        return False
-    return bool(user.is_superuser) or club_role(user, club_id) == ClubMembership.Role.OWNER
+# The permission questions have one source, ``accounts.permissions``; these names stay for
+# the callers that read them here.
+is_club_organiser = permissions.may_manage_club
+is_club_owner = permissions.may_own_club
 
 
 def organised_club_ids(user: Any) -> list[int]:

@@ -27,6 +27,20 @@ class UserFactory(DjangoModelFactory):
             instance.save(update_fields=["password"])
 
 
+class SiteModeratorFactory(UserFactory):
+    """A user in the "Site moderators" group (``accounts.permissions.is_site_moderator``);
+    not staff: the permission, not ``is_staff``, makes a moderator."""
+
+    @factory.post_generation
+    def site_moderators_group(self, create, extracted, **kwargs):
+        if create:
+            from django.contrib.auth.models import Group
+
+            from rosbi_platform.accounts.permissions import SITE_MODERATORS_GROUP
+
+            self.groups.add(Group.objects.get(name=SITE_MODERATORS_GROUP))
+
+
 class ProfileFactory(DjangoModelFactory):
     class Meta:
         model = Profile

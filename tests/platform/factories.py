@@ -6,9 +6,9 @@ import factory
 from factory.django import DjangoModelFactory
 
 from rosbi_platform.notifications.models import Kind, Notification
-from tests.games.factories import UserFactory
+from tests.games.factories import SiteModeratorFactory, UserFactory
 
-__all__ = ["NotificationFactory", "UserFactory"]
+__all__ = ["NotificationFactory", "SiteModeratorFactory", "UserFactory"]
 
 
 class NotificationFactory(DjangoModelFactory):
