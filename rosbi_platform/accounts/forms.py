@@ -29,8 +29,10 @@ def time_zone_choices() -> list[tuple[str, str]]:
 
 class ProfileForm(forms.ModelForm):
     # The user's, not the profile's: a new address is unverified until its link is opened.
+    # Left empty, the address stays as it is.
     email = forms.EmailField(
         label=_("E-mail"),
+        required=False,
         help_text=_("A new address must be confirmed again with the link we send to it."),
     )
     time_zone = forms.TypedChoiceField(label=_("Time zone"), choices=time_zone_choices)

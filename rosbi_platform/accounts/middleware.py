@@ -71,7 +71,5 @@ class TwoFactorRequiredMiddleware:
             return None
         sentence = _("Site moderators and club owners must use two-factor log-in.")
         if request.path.startswith("/api/"):
-            return JsonResponse(
-                {"detail": sentence, "code": "two_factor_required"}, status=403
-            )
+            return JsonResponse({"detail": sentence, "code": "two_factor_required"}, status=403)
         return redirect(target)

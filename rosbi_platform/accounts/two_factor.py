@@ -22,6 +22,7 @@ from django_otp.models import Device
 from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
+from rosbi_platform.accounts.permissions import is_site_moderator
 from rosbi_platform.accounts.selectors import owns_any_club
 
 AUTHENTICATOR_NAME = "authenticator"
@@ -36,16 +37,7 @@ def must_use_two_factor(user: Any) -> bool:
     """Site moderators and club owners must log in with a second factor."""
     if user is None or not getattr(user, "is_authenticated", False):
         return False
-    return _is_site_moderator(user) or owns_any_club(user)
-
-
-def _is_site_moderator(user: Any) -> bool:
-    # PLACEHOLDER until branch ``perm`` (accounts.permissions.is_site_moderator) is merged.
-    try:
-        from rosbi_platform.accounts.permissions import is_site_moderator
-    except ImportError:
-        return bool(user.is_superuser)
-    return is_site_moderator(user)
+    return is_site_moderator(user) or owns_any_club(user)
 
 
 def has_two_factor(user: Any) -> bool:
@@ -145,9 +137,7 @@ def remaining_recovery_codes(user: Any) -> int:
 def disable_two_factor(user: Any, code: str) -> None:
     """Turn two-factor log-in off with a current code; not for those who must use it."""
     if must_use_two_factor(user):
-        raise TwoFactorError(
-            _("Site moderators and club owners must keep two-factor log-in on.")
-        )
+        raise TwoFactorError(_("Site moderators and club owners must keep two-factor log-in on."))
     if check_code(user, code) is None:
         raise TwoFactorError(_("That code is not right."))
     reset_two_factor(user)

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_POST
 
 from rosbi_platform.accounts import tokens, two_factor, verification
 from rosbi_platform.accounts.forms import BotAccountForm, ProfileForm, SignUpForm, TokenForm
+from rosbi_platform.accounts.security_views import begin_two_factor_login
 from rosbi_platform.accounts.selectors import list_tokens, list_user_memberships
 from rosbi_platform.accounts.services import (
     ensure_profile,
@@ -21,7 +22,6 @@ from rosbi_platform.accounts.services import (
     register_user,
     update_profile,
 )
-from rosbi_platform.accounts.security_views import begin_two_factor_login
 
 
 def remember_language(response: HttpResponse, language: str) -> HttpResponse:
@@ -163,7 +163,8 @@ def profile_edit(request: HttpRequest) -> HttpResponse:
         profile = update_profile(
             request.user, **{name: form.cleaned_data[name] for name in ProfileForm.Meta.fields}
         )
-        if verification.change_email(request.user, form.cleaned_data["email"]):
+        new_email = form.cleaned_data["email"]
+        if new_email and verification.change_email(request.user, new_email):
             messages.info(
                 request,
                 _("Confirm your new e-mail address with the link we sent to %(email)s.")

@@ -19,7 +19,7 @@ def verify_existing_accounts(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('accounts', '0004_first_club_owners'),
+        ('accounts', '0005_site_moderator_permission'),
     ]
 
     operations = [
