@@ -14,6 +14,11 @@ from rosbi_platform.accounts.admin_site import TwoFactorAdminSite
 from tournaments import api as tournaments_api
 from tournaments.club_urls import history_urlpatterns as history_urls
 
+# Every admin session must have passed a second factor (django-otp's documented way to make the
+# default site an OTPAdminSite, keeping every app's registrations); before the URLs
+# below bind its views.
+admin.site.__class__ = TwoFactorAdminSite
+
 # API v1: each app owns its views (``<app>/api.py``); one router, no trailing slashes.
 api_router = SimpleRouter(trailing_slash=False)
 api_router.register("clubs", accounts_api.ClubViewSet, basename="club")
@@ -59,9 +64,6 @@ urlpatterns = [
 handler404 = "rosbi_platform.views.not_found"
 handler500 = "rosbi_platform.views.server_failure"
 
-# Every admin session must have passed a second factor (django-otp's documented way to make the
-# default site an OTPAdminSite, keeping every app's registrations).
-admin.site.__class__ = TwoFactorAdminSite
 admin.site.site_header = "Rosbi"
 admin.site.site_title = "Rosbi admin"
 
