@@ -43,6 +43,7 @@ from rosbi_platform.response_cache import cached_json
 SERVICE_STATUSES = {
     "forbidden": 403,
     "bots_refused": 403,
+    "rated_refused": 403,
     "not_open": 409,
     "already_seated": 409,
     "seat_taken": 409,

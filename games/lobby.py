@@ -24,6 +24,7 @@ from games.events import (
 )
 from games.live.positions import Position, positions
 from games.models import BOT_LEVEL_CHOICES, Partie, Seat, Table, TableInvitation
+from games.rated_play import require_rated_play
 from rosbi_platform.accounts.selectors import is_bot_account
 from rosbi_platform.friends import selectors as friends
 
@@ -74,6 +75,8 @@ def create_table(
     _check_settings(turn_seconds=turn_seconds)
     if is_bot_account(owner) and (rated or ranked_queue):
         raise ServiceError("bots_refused", _("Bot accounts cannot open rated tables."))
+    if (rated or ranked_queue) and tournament_round_id is None and seat_owner:
+        require_rated_play(owner)
     allow_bots = allow_bots or (seat_owner and is_bot_account(owner))
     with transaction.atomic():
         table = Table.objects.create(
@@ -129,6 +132,12 @@ def change_open_table(table_id: int, by_user: Any, **changes: Any) -> None:
     with_locked_table(table_id, work)
 
 
+def rated_seating_checked(table: Table) -> bool:
+    """Whether a seat at ``table`` needs ``ratings.eligibility``'s yes: rated tables and the
+    ranked queue's. A tournament table is filled by its event, under the event's rules."""
+    return (table.rated or table.ranked_queue) and table.tournament_round_id is None
+
+
 def join_table(table_id: int, user: Any, seat: int | None = None, invite: str | None = None) -> int:
     """Sit ``user`` down at an open table (the first free seat unless ``seat`` is given).
 
@@ -146,6 +155,8 @@ def join_table(table_id: int, user: Any, seat: int | None = None, invite: str | 
             raise ServiceError("forbidden", _("This table is private: you need the invite link."))
         if not table.allow_bots and is_bot_account(user):
             raise ServiceError("bots_refused", _("This table does not take bot accounts."))
+        if rated_seating_checked(table):
+            require_rated_play(user)
         seats = selectors.seats_of(table)
         if any(s.user_id == user.pk for s in seats):
             raise ServiceError("already_seated", _("You already have a seat at this table."))
@@ -269,6 +280,11 @@ def start_table(
         if by_user is not None and by_user.pk != table.owner_id and not by_user.is_staff:
             raise ServiceError("forbidden", _("Only the table's organiser can start it."))
         seats = selectors.seats_of(table)
+        if rated_seating_checked(table):
+            # Seated earlier (a rematch, the queue) or changed since: asked again at the start.
+            for s in seats:
+                if s.user_id is not None:
+                    require_rated_play(s.user, name=selectors.user_display_name(s.user))
         fill = table.fill_with_bots if fill_with_bots is None else fill_with_bots
         empty = [s for s in seats if s.is_empty]
         if empty and not fill:

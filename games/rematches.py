@@ -19,6 +19,7 @@ from games import selectors
 from games.events import EventLog, ServiceError, record_vote, with_locked_table
 from games.lobby import create_table, start_table
 from games.models import Seat, Table, TableVote
+from games.rated_play import require_rated_play
 
 
 def _check_rematch(table: Table) -> None:
@@ -48,6 +49,8 @@ def offer_rematch(table_id: int, user: Any) -> int | None:
             return started
         seats = selectors.seats_of(table)
         seat = _seat_of(seats, user)
+        if table.rated:
+            require_rated_play(user)
         log = EventLog(table)
         if not record_vote(table, seats, TableVote.Kind.REMATCH, seat, log):
             log.flush()

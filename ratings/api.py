@@ -416,7 +416,8 @@ class QueueJoinView(APIView):
                 response_only=True,
             )
         ],
-        description="Joining twice keeps your first place in the queue. Bot accounts are refused.",
+        description="Joining twice keeps your first place in the queue. Whoever may not play "
+        "rated now (`ratings/eligibility.py`: bot accounts, ...) is refused.",
         request=None,
         responses={200: QueueStatusSerializer, **ERRORS},
     )

@@ -14,8 +14,8 @@ from django.utils.translation import gettext as _
 
 from games import lobby
 from ratings import elo, matchmaking
+from ratings.eligibility import rated_play_refusal
 from ratings.models import LADDER_POOL, LadderQueueEntry, PlayerRating
-from rosbi_platform.accounts.selectors import is_bot_account
 from rosbi_platform.locking import is_conflict, retry_on_conflict
 
 logger = logging.getLogger(__name__)
@@ -36,8 +36,9 @@ def join_queue(
     """Put ``user`` in the ranked queue (joining twice keeps the first entry and its wait)."""
     from games.models import Table
 
-    if is_bot_account(user):
-        raise QueueError(_("Bot accounts do not play ranked Parties."))
+    refusal = rated_play_refusal(user)
+    if refusal is not None:
+        raise QueueError(refusal)
     waiting = LadderQueueEntry.objects.filter(user=user, status=LadderQueueEntry.Status.WAITING)
     entry = waiting.first()
     if entry is not None:
@@ -131,6 +132,14 @@ def _seat_group(entry_ids: list[int], pool: str, now: dt.datetime) -> Any:
         )
         if len(rows) != len(entry_ids):
             return None  # someone left or was seated by a concurrent round
+        refused = [row.pk for row in rows if rated_play_refusal(row.user) is not None]
+        if refused:
+            # May no longer play rated (asked again now, as every seat at a rated table is):
+            # out of the queue; the others wait for the next round.
+            LadderQueueEntry.objects.filter(pk__in=refused).update(
+                status=LadderQueueEntry.Status.LEFT, closed_at=now
+            )
+            return None
         table = lobby.create_table(
             owner=rows[0].user,
             name=f"Ranked #{rows[0].pk}",

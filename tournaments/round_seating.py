@@ -19,7 +19,8 @@ def _eligible_entries(
 ) -> list[Entry]:
     """Who plays this round: active entrants whose first round has come; with check-in in use
     (a window or a state other than not-open) only the checked-in ones; never ``leaving`` (an
-    entry being withdrawn in the same transaction)."""
+    entry being withdrawn in the same transaction); bot accounts only when the event takes
+    them."""
     uses_check_in = (
         tournament.check_in_opens_at is not None
         or tournament.check_in != Tournament.Window.NOT_OPEN
@@ -32,14 +33,13 @@ def _eligible_entries(
             Entry.Status.CHECKED_IN,
         ]
     )
-    return list(
-        Entry.objects.filter(
-            tournament=tournament, status__in=statuses, first_round__lte=round_number
-        )
-        .exclude(pk=leaving)
-        .select_related("user")
-        .order_by("pk")
-    )
+    entries = Entry.objects.filter(
+        tournament=tournament, status__in=statuses, first_round__lte=round_number
+    ).exclude(pk=leaving)
+    if not tournament.allow_bots:
+        # The event's bot rule holds at every seating, whoever made the entry and whenever.
+        entries = entries.exclude(user__profile__bot_since__isnull=False)
+    return list(entries.select_related("user").order_by("pk"))
 
 
 def ready_player_count(tournament: Tournament, round_number: int = 1) -> int:

@@ -10,6 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import lobby
+from games.events import ServiceError
 from tournaments import selectors
 from tournaments.common import (
     NOTIFY_EVENT_TASK,
@@ -67,41 +68,56 @@ def reseat_round(round_id: int, by: Any = None) -> bool:
     return locked_round(round_id, work)
 
 
+def _open_round_tables(tournament: Tournament, round_: Round) -> None:
+    """Open and start the round's online game tables (a physical table only starts playing)."""
+    for table in selectors.seating_of(round_):
+        if not table.physical:
+            game = lobby.create_table(
+                owner=None,
+                name=f"{tournament.name} · R{round_.number} T{table.number}"[:80],
+                size=table.size,
+                doubling=tournament.doubling,
+                layout=tournament.layout,
+                turn_seconds=tournament.turn_seconds,
+                rated=tournament.rated,
+                public=False,
+                fill_with_bots=False,
+                bot_level=tournament.bot_level,
+                tournament_round_id=round_.pk,
+                seat_owner=False,
+                club_id=tournament.club_id,
+                allow_bots=tournament.allow_bots,
+            )
+            for seat in table.seats.all():
+                lobby.join_table(game.pk, seat.entry.user, seat=seat.seat, invite=game.invite_code)
+            lobby.start_table(game.pk, fill_with_bots=False, seed=table.deal_seed)
+            for seat in table.seats.all():
+                if seat.forfeit:  # withdrawn, kept only so three can play: a bot plays
+                    lobby.leave_table(game.pk, seat.entry.user)
+            table.game_table = game
+        table.status = RoundTable.Status.PLAYING
+        table.save(update_fields=["game_table", "status"])
+
+
 def start_round(round_id: int, by: Any = None) -> bool:
-    """Release a seated round: open and start every online table (duplicate: shared seeds)."""
+    """Release a seated round: open and start every online table (duplicate: shared seeds).
+
+    The game tables take bot accounts exactly when the event does. A table the games app
+    refuses to open or start (``ServiceError``) refuses the whole release with its sentence
+    (``TournamentError``): everything rolls back and the round stays seated, so the organiser
+    can re-seat or withdraw the player and start again; never a server error."""
 
     def work(tournament: Tournament, round_: Round) -> bool:
         require_manager(by, tournament)
         if round_.status != Round.Status.SEATED:
             return False
-        for table in selectors.seating_of(round_):
-            if not table.physical:
-                game = lobby.create_table(
-                    owner=None,
-                    name=f"{tournament.name} · R{round_.number} T{table.number}"[:80],
-                    size=table.size,
-                    doubling=tournament.doubling,
-                    layout=tournament.layout,
-                    turn_seconds=tournament.turn_seconds,
-                    rated=tournament.rated,
-                    public=False,
-                    fill_with_bots=False,
-                    bot_level=tournament.bot_level,
-                    tournament_round_id=round_.pk,
-                    seat_owner=False,
-                    club_id=tournament.club_id,
-                )
-                for seat in table.seats.all():
-                    lobby.join_table(
-                        game.pk, seat.entry.user, seat=seat.seat, invite=game.invite_code
-                    )
-                lobby.start_table(game.pk, fill_with_bots=False, seed=table.deal_seed)
-                for seat in table.seats.all():
-                    if seat.forfeit:  # withdrawn, kept only so three can play: a bot plays
-                        lobby.leave_table(game.pk, seat.entry.user)
-                table.game_table = game
-            table.status = RoundTable.Status.PLAYING
-            table.save(update_fields=["game_table", "status"])
+        try:
+            _open_round_tables(tournament, round_)
+        except ServiceError as error:
+            raise TournamentError(
+                _("Round %(round)s cannot start: %(reason)s")
+                % {"round": round_.number, "reason": error.message}
+            ) from error
         now = timezone.now()
         round_.status = Round.Status.STARTED
         round_.started_at = now

@@ -5,6 +5,7 @@ looks at."""
 from __future__ import annotations
 
 import datetime as dt
+import logging
 from collections.abc import Callable
 from functools import partial
 
@@ -18,6 +19,8 @@ from tournaments.models import Round, Tournament
 from tournaments.notify import ROUND_SOON
 from tournaments.round_seating import ready_player_count
 from tournaments.rounds import finish_round, handle_no_shows, remind_round, seat_round, start_round
+
+logger = logging.getLogger(__name__)
 
 STOPPED = (Tournament.Status.FINISHED, Tournament.Status.CANCELLED, Tournament.Status.ON_HOLD)
 
@@ -79,7 +82,18 @@ def _round_step(tournament: Tournament, round_: Round, now: dt.datetime) -> bool
     if round_.status == Round.Status.SEATED:
         if round_.scheduled_at is None or round_.scheduled_at > now:
             return False
-        return start_round(round_.pk)
+        try:
+            return start_round(round_.pk)
+        except TournamentError as error:
+            # A table refused to start (the round stays seated): the organiser decides. The
+            # first round puts the event on hold with the reason; a later one is logged and
+            # waits for the organiser's re-seat or "start the next round now".
+            if round_.number == 1:
+                return hold_tournament(tournament.pk, str(error))
+            logger.warning(
+                "tournament %s round %s not started: %s", tournament.pk, round_.number, error
+            )
+            return False
     if round_.status == Round.Status.STARTED:
         handled = handle_no_shows(round_.pk, now) > 0
         return finish_round(round_.pk, now) or handled
