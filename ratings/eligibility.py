@@ -19,6 +19,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from rosbi_platform.accounts.selectors import is_bot_account
+from rosbi_platform.accounts.verification import email_verification_refusal
 
 RatedPlayCheck = Callable[[Any], "str | None"]
 
@@ -30,8 +31,15 @@ def refuse_bot_accounts(user: Any) -> str | None:
     return None
 
 
+def refuse_unverified_email(user: Any) -> str | None:
+    """A new account proves its e-mail address before its results count for the ladder
+    (``accounts.verification``; accounts from before verification count as verified)."""
+    return email_verification_refusal(user)
+
+
 RATED_PLAY_CHECKS: list[RatedPlayCheck] = [
     refuse_bot_accounts,
+    refuse_unverified_email,
 ]
 
 
