@@ -73,7 +73,7 @@ class TwoFactorCodeForm(forms.Form):
     """A six-digit code from the authenticator app, or one of the recovery codes."""
 
     code = forms.CharField(
-        label=_("Code"),
+        label=_("Your code"),
         max_length=32,
         help_text=_("The six digits your authenticator app shows, or a recovery code."),
         widget=forms.TextInput(
