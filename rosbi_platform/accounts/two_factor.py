@@ -114,7 +114,8 @@ def check_code(user: Any, code: str) -> Device | None:
     code = _normalised(code)
     if not code:
         return None
-    devices = TOTPDevice if code.isdigit() else StaticDevice
+    # App codes are six digits; recovery codes are eight characters (base32).
+    devices = TOTPDevice if code.isdigit() and len(code) == 6 else StaticDevice
     for device in devices.objects.filter(user_id=user.pk, confirmed=True).order_by("pk"):
         verified = verify_token(user, device.persistent_id, code)
         if verified is not None:

@@ -119,6 +119,10 @@ def token_create(request: HttpRequest) -> HttpResponse:
     form = TokenForm(request.POST)
     if not form.is_valid():
         return _profile_page(request, token_form=form, status=400)
+    if two_factor.has_two_factor(request.user) and not request.user.is_verified():
+        # A token is a second secret: only a session that passed the second factor makes one.
+        form.add_error(None, _("Enter a code from your authenticator app first."))
+        return _profile_page(request, token_form=form, status=403)
     try:
         new = tokens.create_token(
             request.user, form.cleaned_data["name"], form.cleaned_data["scopes"]

@@ -203,3 +203,11 @@ def test_reset_two_factor_removes_every_device_through_the_command(capsys):
     assert not two_factor.has_two_factor(owner)
     assert not StaticToken.objects.filter(device__user=owner).exists()
     assert owner.username in capsys.readouterr().out
+
+
+def test_a_token_is_made_only_from_a_session_that_passed_the_second_factor(client):
+    player = UserFactory()
+    set_up(player)
+    login_without_second_factor(client, player)
+    refused = client.post(reverse("accounts:token_create"), {"name": "bot", "scopes": ["read"]})
+    assert refused.status_code == 403 and not player.access_tokens.exists()
