@@ -4,6 +4,8 @@ and the Django admin only for OTP-verified sessions."""
 
 from __future__ import annotations
 
+import io
+
 import pytest
 from django.contrib.auth.models import Permission
 from django.core.management import call_command
@@ -13,7 +15,7 @@ from django_otp.plugins.otp_static.models import StaticToken
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from rosbi_platform.accounts import two_factor
-from rosbi_platform.accounts.models import ClubMembership
+from rosbi_platform.accounts.models import ClubMembership, User
 from tests.api_clients import assert_error
 from tests.games.factories import UserFactory
 from tests.tournaments.factories import MembershipFactory
@@ -211,3 +213,34 @@ def test_a_token_is_made_only_from_a_session_that_passed_the_second_factor(clien
     login_without_second_factor(client, player)
     refused = client.post(reverse("accounts:token_create"), {"name": "bot", "scopes": ["read"]})
     assert refused.status_code == 403 and not player.access_tokens.exists()
+
+
+def test_the_demo_organiser_sets_it_up_once_at_the_first_log_in(client, settings, tmp_path):
+    from rosbi_platform.management.commands.runplatform import login_box
+    from rosbi_platform.management.commands.seed_demo import read_demo_logins
+
+    settings.DEMO_LOGINS_FILE = tmp_path / "demo-logins.json"
+    call_command("seed_demo", stdout=io.StringIO())
+    logins = read_demo_logins()
+    organiser = User.objects.get(username="organiser")
+    assert "two-factor" in login_box("http://127.0.0.1:8000/", logins)
+
+    client.post(
+        reverse("accounts:login"),
+        {"username": "organiser", "password": logins["organiser"]["password"]},
+    )
+    assert client.get("/clubs/")["Location"] == reverse("accounts:two_factor_setup")
+    assert client.get(reverse("accounts:two_factor_setup")).status_code == 200
+    device = TOTPDevice.objects.get(user=organiser, confirmed=False)
+    client.post(reverse("accounts:two_factor_setup"), {"code": totp_code(device)})
+    assert client.get("/clubs/").status_code == 200
+    assert client.get("/admin/").status_code == 200
+
+    client.logout()
+    client.post(
+        reverse("accounts:login"),
+        {"username": "organiser", "password": logins["organiser"]["password"]},
+    )
+    assert not signed_in(client)  # the code comes next
+    client.post(reverse("accounts:login_code"), {"code": totp_code(device, steps_ahead=1)})
+    assert client.get("/admin/").status_code == 200
