@@ -283,6 +283,8 @@ AXES_VERBOSE = False
 # wrong codes back off exponentially per device (1, 2, 4, ... seconds), and a pending log-in
 # is dropped after TWO_FACTOR_MAX_TRIES wrong codes (the password is asked again).
 OTP_TOTP_ISSUER = "Rosbi"
+# The admin lists devices but never shows their secrets or QR codes.
+OTP_ADMIN_HIDE_SENSITIVE_DATA = True
 TWO_FACTOR_MAX_TRIES = 5
 TWO_FACTOR_RECOVERY_CODES = 10
 # E-mail verification links stay valid this long; a new one can be asked for once a minute.
