@@ -52,6 +52,11 @@ def sign_up(request: HttpRequest) -> HttpResponse:
         )
         login(request, user, backend="rosbi_platform.accounts.backends.ModelBackend")
         messages.success(request, _("Welcome to Rosbi! Your account is ready."))
+        messages.info(
+            request,
+            _("We sent a link to %(email)s: open it to enter events and play rated games.")
+            % {"email": user.email},
+        )
         return redirect("accounts:profile")
     return render(request, "registration/signup.html", {"form": form})
 

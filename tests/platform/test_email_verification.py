@@ -44,6 +44,7 @@ def test_sign_up_sends_a_link_that_verifies_the_account(client):
 
     profile = client.get(reverse("accounts:profile")).content.decode()
     assert 'data-ref="verify-email-notice"' in profile
+    assert "We sent a link to vera@example.com" in profile
 
     page = client.get(link_path(mail.outbox[0]))
     assert page.status_code == 200 and "is confirmed" in page.content.decode()
