@@ -79,6 +79,7 @@ ENTRY_EXAMPLE = {
     "first_round": 1,
     "registered_at": "2026-12-01T10:00:00Z",
     "checked_in_at": None,
+    "confirmed": True,
 }
 EVENT_EXAMPLE = {
     "id": 4,
@@ -271,6 +272,21 @@ class TournamentViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
                 tournament.pk, request.user, plays_online=form.validated_data["plays_online"]
             )
         return Response(EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        summary="Confirm an entry the organisers made for you",
+        description="Until you confirm it, your Parties in the event are unrated. Withdraw "
+        "instead if you do not want to play.",
+        examples=[OpenApiExample("Confirmed", value=ENTRY_EXAMPLE, response_only=True)],
+        request=None,
+        responses={200: EntrySerializer, **ERRORS},
+    )
+    @action(detail=True, methods=["post"])
+    def confirm(self, request: Request, slug: str) -> Response:
+        tournament = self._tournament(slug)
+        with refusals(TournamentError):
+            entry = entries.confirm_entry(tournament.pk, request.user)
+        return Response(EntrySerializer(entry).data)
 
     @extend_schema(
         summary="Check in",

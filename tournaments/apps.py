@@ -16,6 +16,11 @@ class TournamentsConfig(AppConfig):
         partie_finished.connect(
             _on_partie_finished, dispatch_uid="tournaments.record_partie_result"
         )
+        # An entrant who has not confirmed an entry an organiser made is not rated.
+        from ratings.recording import add_unrated_rule
+        from tournaments.selectors import unconfirmed_players
+
+        add_unrated_rule(unconfirmed_players)
 
 
 def _on_partie_finished(sender, outcome, **kwargs) -> None:

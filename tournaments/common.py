@@ -126,6 +126,16 @@ def log_action(tournament: Tournament, actor: Any, action: str, **details: Any) 
     )
 
 
+def require_date(value: Any) -> None:
+    """Refuse a date an organiser may not enter (``models.date_refusal``) with its sentence:
+    for the services that set a date without the model's ``clean`` (rounds, postponing)."""
+    from tournaments.models import date_refusal
+
+    refusal = date_refusal(value)
+    if refusal:
+        raise TournamentError(refusal)
+
+
 def require_manager(user: Any, tournament: Tournament) -> None:
     """Refuse unless ``user`` organises the event's club (``None`` is the scheduler)."""
     if user is not None and not selectors.can_manage(user, tournament):

@@ -12,9 +12,6 @@ from django.utils.translation import gettext as _
 
 from games import lobby
 from games.events import ServiceError
-from rosbi_platform.accounts.models import ClubMembership
-from rosbi_platform.accounts.selectors import is_bot_account
-from rosbi_platform.accounts.verification import email_verification_refusal
 from tournaments import selectors
 from tournaments.common import (
     NOTIFY_REGISTRATION_TASK,
@@ -53,27 +50,10 @@ def register_entry(tournament_id: int, user: Any, *, plays_online: bool = True) 
         late = started.exists()
         if late:
             first_round = _next_unseated_round(tournament) or 1
-        if not tournament.allow_bots and is_bot_account(user):
-            raise TournamentError(_("This event does not take bot accounts."))
-        unverified = email_verification_refusal(user)
-        if unverified is not None:
-            raise TournamentError(unverified)
-        if (
-            tournament.members_only
-            and not ClubMembership.objects.filter(club_id=tournament.club_id, user=user).exists()
-        ):
-            raise TournamentError(_("This event is for club members only."))
+        refusal = selectors.entry_refusal(tournament, user)
+        if refusal is not None:
+            raise TournamentError(refusal)
         rating = selectors.player_rating(user)
-        if tournament.min_rating is not None and rating < tournament.min_rating:
-            raise TournamentError(
-                _("Your rating %(rating)s is below %(minimum)s.")
-                % {"rating": f"{rating:.0f}", "minimum": tournament.min_rating}
-            )
-        if tournament.max_rating is not None and rating > tournament.max_rating:
-            raise TournamentError(
-                _("Your rating %(rating)s is above %(maximum)s.")
-                % {"rating": f"{rating:.0f}", "maximum": tournament.max_rating}
-            )
         if tournament.mode == Tournament.Mode.ONLINE:
             online = True
         elif tournament.mode == Tournament.Mode.PHYSICAL:
@@ -82,6 +62,8 @@ def register_entry(tournament_id: int, user: Any, *, plays_online: bool = True) 
             online = plays_online
         entry = Entry.objects.filter(tournament=tournament, user=user).first()
         if entry is not None and entry.status != Entry.Status.WITHDRAWN:
+            if not entry.confirmed:  # an organiser entered them: registering is their yes
+                return _confirm(tournament, entry, user)
             raise TournamentError(_("You are already registered."))
         active = (
             Entry.objects.filter(tournament=tournament)
@@ -106,11 +88,36 @@ def register_entry(tournament_id: int, user: Any, *, plays_online: bool = True) 
             entry.status, entry.plays_online, entry.rating = status, online, rating
             entry.first_round, entry.withdrawn_at = first_round, None
             entry.checked_in_at = now if late else None
+            entry.confirmed = True
             entry.save()
         audit = log_action(tournament, user, "register_entry", entry=entry.pk, late=late)
         enqueue(NOTIFY_REGISTRATION_TASK, entry.pk, audit.pk)
         push_changed(tournament.pk)
         return entry
+
+    return locked(Tournament, tournament_id, work)
+
+
+def _confirm(tournament: Tournament, entry: Entry, user: Any) -> Entry:
+    entry.confirmed = True
+    entry.save(update_fields=["confirmed"])
+    log_action(tournament, user, "confirm_entry", entry=entry.pk)
+    push_changed(tournament.pk)
+    return entry
+
+
+def confirm_entry(tournament_id: int, user: Any) -> Entry:
+    """The player says yes to an entry someone else made for them (an organiser): from then on
+    their Parties in the event are rated. Confirming twice changes nothing; a withdrawn entry
+    is not confirmed (the player registers again instead)."""
+
+    def work(tournament: Tournament) -> Entry:
+        entry = Entry.objects.filter(tournament=tournament, user=user).first()
+        if entry is None or entry.status == Entry.Status.WITHDRAWN:
+            raise TournamentError(_("You are not registered."))
+        if entry.confirmed:
+            return entry
+        return _confirm(tournament, entry, user)
 
     return locked(Tournament, tournament_id, work)
 
@@ -250,10 +257,14 @@ def add_entry(
     plays_online: bool = True,
     check_in_now: bool = False,
 ) -> AddedEntry:
-    """An organiser enters a player (at the door, by phone): the registration window and the
-    entry conditions are the organiser's call, but not a finished event, a full one, or a
-    round the player could no longer join. Adding a player who is already entered changes
-    nothing (only a door check-in is taken); a withdrawn player comes back."""
+    """An organiser enters a player (at the door, by phone): the registration window is the
+    organiser's call, but the entry obeys the event's conditions on the person as
+    self-registration does (``selectors.entry_refusal``: bot accounts, members only, rating
+    band), the capacity, and not a finished event or a round the player could no longer join.
+    A player who withdrew is not entered again: only they can register again. The entry waits
+    for the player's confirmation (``confirm_entry``; they are told), and until then their
+    Parties in the event are unrated. Adding a player who is already entered changes nothing
+    (only a door check-in is taken)."""
 
     def work(tournament: Tournament) -> AddedEntry:
         require_manager(by, tournament)
@@ -267,6 +278,14 @@ def add_entry(
                 log_action(tournament, by, "check_in", entry=entry.pk)
                 push_changed(tournament.pk)
             return AddedEntry(entry, created=False)
+        if entry is not None:
+            raise TournamentError(
+                _("%(name)s has withdrawn from this event: only they can enter again.")
+                % {"name": selectors.entry_name(entry)}
+            )
+        refusal = selectors.entry_refusal(tournament, user)
+        if refusal is not None:
+            raise TournamentError(refusal)
         first_round = 1
         late = Round.objects.filter(tournament=tournament).exclude(status=Round.Status.PENDING)
         if late.exists():
@@ -295,14 +314,10 @@ def add_entry(
             "first_round": first_round,
             "checked_in_at": now if checked_in else None,
             "withdrawn_at": None,
+            "confirmed": by is not None and by.pk == user.pk,
         }
-        if entry is None:
-            entry = Entry.objects.create(tournament=tournament, user=user, **values)
-        else:
-            for field, value in values.items():
-                setattr(entry, field, value)
-            entry.save()
-        log_action(
+        entry = Entry.objects.create(tournament=tournament, user=user, **values)
+        audit = log_action(
             tournament,
             by,
             "add_entry",
@@ -310,6 +325,7 @@ def add_entry(
             first_round=first_round,
             checked_in=checked_in,
         )
+        enqueue(NOTIFY_REGISTRATION_TASK, entry.pk, audit.pk)  # asks for the player's yes
         push_changed(tournament.pk)
         return AddedEntry(entry, created=True)
 

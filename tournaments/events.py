@@ -20,6 +20,7 @@ from tournaments.common import (
     lock_row,
     locked,
     log_action,
+    require_date,
     require_manager,
 )
 from tournaments.models import Round, Tournament
@@ -50,6 +51,8 @@ def create_tournament(
         raise TournamentError(_("Hybrid events use Swiss or duplicate seating."))
     tournament.full_clean(exclude=["seed"])
     times = list(round_times)
+    for when in times:
+        require_date(when)
     with transaction.atomic():
         tournament.save()
         create_rounds(tournament, 1, rounds, times)
@@ -173,6 +176,7 @@ def postpone_tournament(tournament_id: int, when: dt.datetime, by: Any) -> bool:
             raise TournamentError(_("Only an event that has not started can be postponed."))
         if when <= timezone.now():
             raise TournamentError(_("The new start must be in the future."))
+        require_date(when)
         if (
             Round.objects.filter(tournament=tournament)
             .exclude(status=Round.Status.PENDING)

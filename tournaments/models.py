@@ -9,6 +9,7 @@ Standings rows are a cache, recomputed from the stored results as a pure functio
 
 from __future__ import annotations
 
+import datetime as dt
 import secrets
 import zoneinfo
 
@@ -18,10 +19,12 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from rosbi_platform.accounts.models import Club
+from tournaments.fields import RenderableDateTimeField
 from tournaments.scoring import MAX_TABLE, MIN_TABLE
 from tournaments.standings import DEFAULT_TIEBREAKS
 
@@ -33,6 +36,50 @@ def new_tournament_seed() -> str:
 
 def default_tiebreaks() -> list[str]:
     return list(DEFAULT_TIEBREAKS)
+
+
+# How far an organiser may date anything (events, rounds, seasons, series' skipped days): no
+# club plans further than two years ahead, and nothing happened on Rosbi before 2000. A date
+# outside cannot be shown in every time zone at the far end (issue 25, defect 3).
+LATEST_AHEAD = dt.timedelta(days=2 * 365 + 1)
+EARLIEST_DAY = dt.date(2000, 1, 1)
+
+
+def date_refusal(value: dt.date | dt.datetime | None, now: dt.datetime | None = None) -> str | None:
+    """Why ``value`` is no date an organiser may enter (a sentence), or None when it is."""
+    if value is None:
+        return None
+    now = now or timezone.now()
+    if isinstance(value, dt.datetime):
+        if value.tzinfo is None:
+            return None  # refused as naive elsewhere
+        too_late = value > now + LATEST_AHEAD
+        too_early = value < dt.datetime.combine(EARLIEST_DAY, dt.time(0), dt.UTC)
+    else:
+        too_late = value > (now + LATEST_AHEAD).date()
+        too_early = value < EARLIEST_DAY
+    if too_late:
+        return gettext("Please choose a date at most two years ahead.")
+    if too_early:
+        return gettext("Please choose a date in the year 2000 or later.")
+    return None
+
+
+def check_date_bounds(instance: models.Model, fields: tuple[str, ...]) -> None:
+    """``ValidationError`` naming each of ``fields`` whose value ``date_refusal`` refuses."""
+    problems = {}
+    for name in fields:
+        refusal = date_refusal(getattr(instance, name))
+        if refusal:
+            problems[name] = refusal
+    if problems:
+        raise ValidationError(problems)
+
+
+def single_line(text: str) -> str:
+    """A name on one line: line breaks, tabs and runs of spaces become one space (a name goes
+    into e-mail subjects, calendar lines and CSV cells, where a line break does harm)."""
+    return " ".join((text or "").split())
 
 
 def validate_time_zone(value: str) -> None:
@@ -85,6 +132,15 @@ def validate_tiebreaks(value: object) -> None:
 
 
 class Tournament(models.Model):
+    # The dates an organiser enters, bounded by ``clean`` (``date_refusal``).
+    ORGANISER_DATES = (
+        "starts_at",
+        "registration_opens_at",
+        "registration_closes_at",
+        "check_in_opens_at",
+        "check_in_closes_at",
+    )
+
     class Status(models.TextChoices):
         PLANNED = "planned", _("Planned")
         ON_HOLD = "on_hold", _("Waiting for the organiser's decision")
@@ -124,7 +180,7 @@ class Tournament(models.Model):
     name = models.CharField(_("name"), max_length=120)
     slug = models.SlugField(_("slug"), max_length=120, unique=True)
     description = models.TextField(_("description"), blank=True)
-    starts_at = models.DateTimeField(_("starts at"))
+    starts_at = RenderableDateTimeField(_("starts at"))
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.PLANNED
     )
@@ -172,10 +228,12 @@ class Tournament(models.Model):
         default=10,
         help_text=_("With interval scheduling: pause after the previous round has finished."),
     )
-    registration_opens_at = models.DateTimeField(_("registration opens"), null=True, blank=True)
-    registration_closes_at = models.DateTimeField(_("registration closes"), null=True, blank=True)
-    check_in_opens_at = models.DateTimeField(_("check-in opens"), null=True, blank=True)
-    check_in_closes_at = models.DateTimeField(_("check-in closes"), null=True, blank=True)
+    registration_opens_at = RenderableDateTimeField(_("registration opens"), null=True, blank=True)
+    registration_closes_at = RenderableDateTimeField(
+        _("registration closes"), null=True, blank=True
+    )
+    check_in_opens_at = RenderableDateTimeField(_("check-in opens"), null=True, blank=True)
+    check_in_closes_at = RenderableDateTimeField(_("check-in closes"), null=True, blank=True)
     registration = models.CharField(
         _("registration"), max_length=10, choices=Window.choices, default=Window.NOT_OPEN
     )
@@ -230,7 +288,7 @@ class Tournament(models.Model):
     standings_version = models.PositiveIntegerField(default=0, editable=False)
     # Set by the organiser's "pause": the scheduler seats and starts no round while it is set
     # (tables already playing finish); "resume" clears it.
-    paused_at = models.DateTimeField(_("paused since"), null=True, blank=True, editable=False)
+    paused_at = RenderableDateTimeField(_("paused since"), null=True, blank=True, editable=False)
     created = models.DateTimeField(auto_now_add=True, null=True)
     series = models.ForeignKey(
         "tournaments.Series",
@@ -242,7 +300,7 @@ class Tournament(models.Model):
         editable=False,
     )
     # The series' occurrence this event is (UTC); None once it left the series' schedule.
-    series_occurrence = models.DateTimeField(null=True, blank=True, editable=False)
+    series_occurrence = RenderableDateTimeField(null=True, blank=True, editable=False)
     season = models.ForeignKey(
         "tournaments.ClubSeason",
         on_delete=models.SET_NULL,
@@ -276,6 +334,8 @@ class Tournament(models.Model):
         return reverse("tournaments:detail", args=[self.slug])
 
     def clean(self) -> None:
+        self.name = single_line(self.name)
+        check_date_bounds(self, self.ORGANISER_DATES)
         if self.mode == self.Mode.HYBRID and self.format in (
             self.Format.KNOCKOUT,
             self.Format.FIXED,
@@ -326,6 +386,9 @@ class Entry(models.Model):
     registered_at = models.DateTimeField(auto_now_add=True)
     checked_in_at = models.DateTimeField(null=True, blank=True)
     withdrawn_at = models.DateTimeField(null=True, blank=True)
+    # False while an entry someone else made (an organiser) waits for the player's yes: the
+    # player's Parties in the event are then unrated (``selectors.unconfirmed_players``).
+    confirmed = models.BooleanField(_("confirmed by the player"), default=True)
 
     class Meta:
         ordering = ["tournament", "registered_at", "pk"]
@@ -352,14 +415,14 @@ class Round(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set")
     number = models.PositiveSmallIntegerField()
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
-    scheduled_at = models.DateTimeField(_("starts at"), null=True, blank=True)
+    scheduled_at = RenderableDateTimeField(_("starts at"), null=True, blank=True)
     seated_at = models.DateTimeField(null=True, blank=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     no_shows_handled = models.BooleanField(default=False)
     # The start time whose "round starts in 10 minutes" reminder was queued (a rescheduled
     # round is reminded again for its new time, once).
-    reminded_for = models.DateTimeField(null=True, blank=True)
+    reminded_for = RenderableDateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["tournament", "number"]
@@ -670,6 +733,9 @@ class Series(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def clean(self) -> None:
+        self.name = single_line(self.name)
+
     @property
     def weekday_labels(self) -> list[str]:
         return [str(Weekday(day).label) for day in self.weekdays]
@@ -809,6 +875,8 @@ class ClubSeason(models.Model):
         return self.name
 
     def clean(self) -> None:
+        self.name = single_line(self.name)
+        check_date_bounds(self, ("starts_on", "ends_on"))
         if self.starts_on and self.ends_on and self.ends_on < self.starts_on:
             raise ValidationError({"ends_on": _("The last day is before the first day.")})
         if self.club_id and self.starts_on and self.ends_on:

@@ -104,6 +104,16 @@ def notify_registration(entry_id: int, occurrence: int) -> int:
     tournament = entry.tournament
 
     def build() -> Message:
+        if not entry.confirmed:
+            text = _(
+                "The organisers entered you in %(event)s, which starts %(when)s. Please confirm "
+                "your entry on the event's page (until then your games there are unrated), or "
+                "withdraw."
+            ) % {"event": tournament.name, "when": time_text(tournament.starts_at)}
+            subject = _("Rosbi: please confirm your entry in %(event)s") % {
+                "event": tournament.name
+            }
+            return Message(text=text, subject=subject)
         if entry.status == Entry.Status.CHECKED_IN:
             text = _("You are registered and checked in for %(event)s (round %(round)s on).")
             text %= {"event": tournament.name, "round": entry.first_round}

@@ -14,6 +14,7 @@ from games.events import ServiceError
 from tournaments import selectors
 from tournaments.common import (
     NOTIFY_EVENT_TASK,
+    NOTIFY_REGISTRATION_TASK,
     NOTIFY_RESULTS_TASK,
     NOTIFY_ROUND_SOON_TASK,
     NOTIFY_TABLE_READY_TASK,
@@ -23,6 +24,7 @@ from tournaments.common import (
     locked_round,
     locked_tournament,
     log_action,
+    require_date,
     require_manager,
 )
 from tournaments.models import Entry, Round, RoundBye, RoundSeat, RoundTable, Tournament
@@ -231,6 +233,7 @@ def reschedule_round(round_id: int, when: dt.datetime, by: Any = None) -> bool:
         require_manager(by, tournament)
         if round_.status in (Round.Status.STARTED, Round.Status.FINISHED):
             raise TournamentError(_("This round has already started."))
+        require_date(when)
         round_.scheduled_at = when
         round_.save(update_fields=["scheduled_at"])
         if round_.number == 1:
@@ -346,23 +349,32 @@ def substitute_player(round_id: int, leaving_entry_id: int, arriving: Any, by: A
         _changeable_table(round_, seat.table)
         now = timezone.now()
         entry = Entry.objects.filter(tournament=tournament, user=arriving).first()
+        # The same rules as any entry an organiser makes (``entries.add_entry``).
+        if entry is not None and entry.status == Entry.Status.WITHDRAWN:
+            raise TournamentError(
+                _("%(name)s has withdrawn from this event: only they can enter again.")
+                % {"name": selectors.entry_name(entry)}
+            )
+        refusal = selectors.entry_refusal(tournament, arriving)
+        if refusal is not None:
+            raise TournamentError(refusal)
         values = {
             "status": Entry.Status.CHECKED_IN,
             "checked_in_at": now,
             "withdrawn_at": None,
             "plays_online": not seat.table.physical,
         }
+        created = entry is None
         if entry is None:
             entry = Entry.objects.create(
                 tournament=tournament,
                 user=arriving,
                 rating=selectors.player_rating(arriving),
                 first_round=round_.number,
+                confirmed=by is not None and by.pk == arriving.pk,
                 **values,
             )
         else:
-            if entry.status == Entry.Status.WITHDRAWN:
-                entry.first_round = round_.number
             for field, value in values.items():
                 setattr(entry, field, value)
             entry.save()
@@ -371,7 +383,7 @@ def substitute_player(round_id: int, leaving_entry_id: int, arriving: Any, by: A
         seat.entry, seat.present = entry, False
         seat.save(update_fields=["entry", "present"])
         Entry.objects.filter(pk=leaving.pk).update(status=Entry.Status.WITHDRAWN, withdrawn_at=now)
-        log_action(
+        audit = log_action(
             tournament,
             by,
             "substitute_player",
@@ -381,6 +393,8 @@ def substitute_player(round_id: int, leaving_entry_id: int, arriving: Any, by: A
             leaving=leaving.pk,
             arriving=entry.pk,
         )
+        if created:
+            enqueue(NOTIFY_REGISTRATION_TASK, entry.pk, audit.pk)  # asks for the player's yes
         push_changed(tournament.pk)
         return True
 

@@ -527,6 +527,57 @@ def registration_refusal(tournament: Tournament) -> str | None:
     return None
 
 
+def entry_refusal(tournament: Tournament, user: Any) -> str | None:
+    """Why ``user`` may not be entered in ``tournament`` (a sentence for people), or None.
+
+    The event's conditions on the person, the same whoever makes the entry (the player, or an
+    organiser for them): bot accounts only where the event takes them, a confirmed e-mail
+    address (``accounts.verification``), club members only for a members-only event, the
+    rating band."""
+    from django.utils.translation import gettext as _
+
+    from rosbi_platform.accounts.models import ClubMembership
+    from rosbi_platform.accounts.selectors import is_bot_account
+    from rosbi_platform.accounts.verification import email_verification_refusal
+
+    if not tournament.allow_bots and is_bot_account(user):
+        return _("This event does not take bot accounts.")
+    unverified = email_verification_refusal(user)
+    if unverified is not None:
+        return unverified
+    if (
+        tournament.members_only
+        and not ClubMembership.objects.filter(club_id=tournament.club_id, user=user).exists()
+    ):
+        return _("This event is for club members only.")
+    rating = player_rating(user)
+    if tournament.min_rating is not None and rating < tournament.min_rating:
+        return _("Your rating %(rating)s is below %(minimum)s.") % {
+            "rating": f"{rating:.0f}",
+            "minimum": tournament.min_rating,
+        }
+    if tournament.max_rating is not None and rating > tournament.max_rating:
+        return _("Your rating %(rating)s is above %(maximum)s.") % {
+            "rating": f"{rating:.0f}",
+            "maximum": tournament.max_rating,
+        }
+    return None
+
+
+def unconfirmed_players(outcome: Any) -> set[int]:
+    """The players of a finished tournament Partie whose entry waits for their confirmation:
+    the ladder does not rate them (``ratings.recording.add_unrated_rule``)."""
+    round_id = getattr(outcome, "tournament_round_id", None)
+    if round_id is None:
+        return set()
+    players = {seat.user_id for seat in outcome.seats if seat.user_id is not None}
+    return set(
+        Entry.objects.filter(
+            tournament__round_set__pk=round_id, user_id__in=players, confirmed=False
+        ).values_list("user_id", flat=True)
+    )
+
+
 def hold_reason_text(tournament: Tournament) -> str:
     """Why the event waits for its organiser, in the active language where it is one of the
     scheduler's own reasons (otherwise as stored)."""

@@ -24,7 +24,14 @@ from tournaments.models import (
 class EntrySerializer(serializers.ModelSerializer):
     class Meta:
         model = Entry
-        fields = ["status", "plays_online", "first_round", "registered_at", "checked_in_at"]
+        fields = [
+            "status",
+            "plays_online",
+            "first_round",
+            "registered_at",
+            "checked_in_at",
+            "confirmed",
+        ]
         read_only_fields = fields
 
 

@@ -181,6 +181,7 @@ def tournament_action(request: HttpRequest, slug: str, action: str) -> HttpRespo
         ),
         "check-in": lambda: entries.check_in(tournament.pk, user),
         "withdraw": lambda: entries.withdraw_entry(tournament.pk, user),
+        "confirm": lambda: entries.confirm_entry(tournament.pk, user),
     }
     organiser_actions = {
         "postpone": lambda: events.postpone_tournament(
@@ -237,6 +238,8 @@ def _feedback(action: str, outcome: Any, tournament: Tournament) -> str:
         )
     if action == "check-in":
         return _("You are checked in for %(event)s.") % event
+    if action == "confirm":
+        return _("Your entry in %(event)s is confirmed.") % event
     if action == "withdraw":
         if outcome.forfeited_round is not None:
             return _(

@@ -61,6 +61,12 @@ def as_recipient(user: Any) -> Iterator[None]:
         yield
 
 
+def one_line(text: str) -> str:
+    """``text`` on one line, runs of white space as one space: an e-mail header must never
+    hold a line break (``BadHeaderError``), whatever a name stored earlier holds."""
+    return " ".join(text.split())
+
+
 def time_text(moment: dt.datetime) -> str:
     """A moment in the active time zone, named: "12 December 2026 19:30 (Asia/Tokyo)"."""
     local = timezone.localtime(moment)
@@ -101,7 +107,7 @@ def send_notification(
                 kind=kind,
                 key=key[:120],
                 message=message.text[:400],
-                subject=message.subject[:200],
+                subject=one_line(message.subject)[:200],
                 url=url[:200],
                 tournament_id=tournament_id,
                 on_site=on_site,
@@ -113,10 +119,12 @@ def send_notification(
             raise
         if existing.email_wanted and existing.emailed_at is None:
             # An earlier run stored it but its e-mail did not go out (a crash): try again.
-            transaction.on_commit(partial(email_notification, existing.pk))
+            transaction.on_commit(partial(email_notification, existing.pk), robust=True)
         return None
     if email_wanted:
-        transaction.on_commit(partial(email_notification, notification.pk))
+        # ``robust``: an e-mail that cannot go out is logged and stays unsent (``emailed_at``
+        # empty); it never stops the caller, a task telling everyone in turn.
+        transaction.on_commit(partial(email_notification, notification.pk), robust=True)
     return notification
 
 
@@ -143,7 +151,7 @@ def email_notification(notification_id: int) -> bool:
                 ]
             )
         send_mail(
-            subject=notification.subject or notification.message[:100],
+            subject=one_line(notification.subject or notification.message[:100]),
             message=body,
             from_email=settings.DEFAULT_FROM_EMAIL,
             recipient_list=[user.email],

@@ -38,3 +38,11 @@ def test_an_unverified_account_cannot_enter_an_event_by_page_or_api(eager_celery
     verification.verify_email(verification.verification_token(unverified))
     entries.register_entry(tournament.pk, unverified)
     assert Entry.objects.filter(user=unverified).exists()
+
+
+def test_an_organiser_cannot_enter_an_unverified_account_either(eager_celery):
+    tournament, organiser = open_event(0, slug="door")
+    unverified = UserFactory(unverified=True)
+    with pytest.raises(TournamentError, match="Confirm your e-mail address"):
+        entries.add_entry(tournament.pk, unverified, by=organiser)
+    assert not Entry.objects.filter(user=unverified).exists()
