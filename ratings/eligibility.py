@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 
 from ratings.abandon_cooldown import abandon_cooldown_refusal
 from rosbi_platform.accounts.selectors import is_bot_account
+from rosbi_platform.accounts.verification import email_verification_refusal
 
 RatedPlayCheck = Callable[[Any], "str | None"]
 
@@ -31,11 +32,18 @@ def refuse_bot_accounts(user: Any) -> str | None:
     return None
 
 
+def refuse_unverified_email(user: Any) -> str | None:
+    """A new account proves its e-mail address before its results count for the ladder
+    (``accounts.verification``; accounts from before verification count as verified)."""
+    return email_verification_refusal(user)
+
+
 RATED_PLAY_CHECKS: list[RatedPlayCheck] = [
     refuse_bot_accounts,
     # Abandoned rated Parties past the threshold: a wait (docs/ratings.md, "Leaving rated
     # games").
     abandon_cooldown_refusal,
+    refuse_unverified_email,
 ]
 
 

@@ -38,6 +38,9 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_celery_beat",
     "axes",
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "django_otp.plugins.otp_static",
     "rosbi_platform",
     "rosbi_platform.accounts",
     "rosbi_platform.friends",
@@ -57,6 +60,10 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # request.user.is_verified(): the session passed the second factor (django-otp).
+    "django_otp.middleware.OTPMiddleware",
+    # Site moderators and club owners without two-factor log-in may only set it up.
+    "rosbi_platform.accounts.middleware.TwoFactorRequiredMiddleware",
     "rosbi_platform.accounts.middleware.UserTimezoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -285,6 +292,18 @@ AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "rosbi_platform.client_ip.client_ip"
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_VERBOSE = False
+
+# Two-factor log-in (django-otp, docs/accounts.md): authenticator apps show this issuer name;
+# wrong codes back off exponentially per device (1, 2, 4, ... seconds), and a pending log-in
+# is dropped after TWO_FACTOR_MAX_TRIES wrong codes (the password is asked again).
+OTP_TOTP_ISSUER = "Rosbi"
+# The admin lists devices but never shows their secrets or QR codes.
+OTP_ADMIN_HIDE_SENSITIVE_DATA = True
+TWO_FACTOR_MAX_TRIES = 5
+TWO_FACTOR_RECOVERY_CODES = 10
+# E-mail verification links stay valid this long; a new one can be asked for once a minute.
+EMAIL_VERIFICATION_MAX_AGE = 3 * 24 * 3600
+EMAIL_VERIFICATION_RESEND_SECONDS = 60
 
 # A cache every process shares (Redis): the anonymous page throttle counts across processes.
 CACHES = {

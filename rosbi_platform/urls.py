@@ -11,8 +11,14 @@ from ratings import api as ratings_api
 from rosbi_platform import views
 from rosbi_platform.accounts import api as accounts_api
 from rosbi_platform.api_docs import RedocDocsView, SwaggerDocsView
+from rosbi_platform.accounts.admin_site import TwoFactorAdminSite
 from tournaments import api as tournaments_api
 from tournaments.club_urls import history_urlpatterns as history_urls
+
+# Every admin session must have passed a second factor (django-otp's documented way to make the
+# default site an OTPAdminSite, keeping every app's registrations); before the URLs
+# below bind its views.
+admin.site.__class__ = TwoFactorAdminSite
 
 # API v1: each app owns its views (``<app>/api.py``); one router, no trailing slashes.
 api_router = SimpleRouter(trailing_slash=False)

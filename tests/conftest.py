@@ -158,6 +158,31 @@ def fast_password_hashing(request: pytest.FixtureRequest):
         yield
 
 
+@pytest.fixture(autouse=True)
+def second_factor_for_test_logins(request: pytest.FixtureRequest, monkeypatch):
+    """``client.force_login``/``client.login`` skip the password; for people who must log in
+    with a second factor (staff in the admin, site moderators, club owners) they skip the code
+    too: the session is OTP-verified by a confirmed authenticator (tests/two_factor.py). The
+    rule itself is tested through the log-in pages and ``login_without_second_factor``."""
+    if not django_is_active(request.config):
+        yield
+        return
+    from django.test.client import ClientMixin
+
+    from tests import two_factor
+
+    plain = ClientMixin._login
+    two_factor._plain_login = plain
+
+    def login_with_second_factor(client, user, backend=None):
+        plain(client, user, backend)
+        if two_factor.needs_second_factor(user):
+            two_factor.satisfy_second_factor(client, user)
+
+    monkeypatch.setattr(ClientMixin, "_login", login_with_second_factor)
+    yield
+
+
 def pytest_configure(config: pytest.Config) -> None:
     if django_is_active(config):
         empty_tables_by_delete()

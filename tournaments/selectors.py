@@ -537,15 +537,20 @@ def entry_refusal(tournament: Tournament, user: Any) -> str | None:
     """Why ``user`` may not be entered in ``tournament`` (a sentence for people), or None.
 
     The event's conditions on the person, the same whoever makes the entry (the player, or an
-    organiser for them): bot accounts only where the event takes them, club members only for
-    a members-only event, the rating band."""
+    organiser for them): bot accounts only where the event takes them, a confirmed e-mail
+    address (``accounts.verification``), club members only for a members-only event, the
+    rating band."""
     from django.utils.translation import gettext as _
 
     from rosbi_platform.accounts.models import ClubMembership
     from rosbi_platform.accounts.selectors import is_bot_account
+    from rosbi_platform.accounts.verification import email_verification_refusal
 
     if not tournament.allow_bots and is_bot_account(user):
         return _("This event does not take bot accounts.")
+    unverified = email_verification_refusal(user)
+    if unverified is not None:
+        return unverified
     if (
         tournament.members_only
         and not ClubMembership.objects.filter(club_id=tournament.club_id, user=user).exists()

@@ -28,6 +28,13 @@ def time_zone_choices() -> list[tuple[str, str]]:
 
 
 class ProfileForm(forms.ModelForm):
+    # The user's, not the profile's: a new address is unverified until its link is opened.
+    # Left empty, the address stays as it is.
+    email = forms.EmailField(
+        label=_("E-mail"),
+        required=False,
+        help_text=_("A new address must be confirmed again with the link we send to it."),
+    )
     time_zone = forms.TypedChoiceField(label=_("Time zone"), choices=time_zone_choices)
 
     class Meta:
@@ -84,3 +91,16 @@ class DeleteAccountForm(forms.Form):
         if not self.user.check_password(password):
             raise forms.ValidationError(_("That is not your password."))
         return password
+
+
+class TwoFactorCodeForm(forms.Form):
+    """A six-digit code from the authenticator app, or one of the recovery codes."""
+
+    code = forms.CharField(
+        label=_("Your code"),
+        max_length=32,
+        help_text=_("The six digits your authenticator app shows, or a recovery code."),
+        widget=forms.TextInput(
+            attrs={"autocomplete": "one-time-code", "inputmode": "text", "autofocus": True}
+        ),
+    )

@@ -59,6 +59,15 @@ class Profile(models.Model):
     # Set once by the owner (``services.mark_as_bot``) and never cleared: a program plays this
     # account, and tables, the ranked queue and tournaments decide whether they take bots.
     bot_since = models.DateTimeField(_("bot account since"), null=True, blank=True)
+    # The address the owner proved to read (``accounts.verification``): the account counts as
+    # verified while it equals the user's e-mail, so changing the address (on the profile, in
+    # the admin, anywhere) makes it unverified again without anyone having to remember to.
+    verified_email = models.EmailField(_("verified e-mail address"), blank=True)
+    email_verified_at = models.DateTimeField(_("e-mail verified"), null=True, blank=True)
+    # When the last verification e-mail went out: resending is throttled on it.
+    verification_sent_at = models.DateTimeField(
+        _("verification e-mail sent"), null=True, blank=True
+    )
 
     class Meta:
         verbose_name = _("profile")

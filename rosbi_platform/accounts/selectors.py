@@ -163,3 +163,10 @@ def account_export(user: User) -> dict[str, Any]:
             .values("name", "prefix", "scopes", "created_at", "last_used_at", "revoked_at")
         ),
     }
+
+
+def owns_any_club(user: Any) -> bool:
+    """Whether the person is an owner of at least one club (they must use two-factor log-in)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return False
+    return ClubMembership.objects.filter(user_id=user.pk, role=ClubMembership.Role.OWNER).exists()

@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from rosbi_platform.accounts.models import Club, ClubMembership, Profile, User
 from rosbi_platform.accounts.names import check_display_name
+from rosbi_platform.accounts.verification import request_verification_email
 
 
 def ensure_profile(user: User) -> Profile:
@@ -20,7 +21,8 @@ def ensure_profile(user: User) -> Profile:
 def register_user(
     *, username: str, email: str, password: str, display_name: str = "", language: str = "en"
 ) -> User:
-    """Create a player account together with its profile, validating the password."""
+    """Create a player account together with its profile, validating the password, and send
+    the e-mail verification link."""
     user = User(username=username, email=email)
     validate_password(password, user)
     user.set_password(password)
@@ -32,6 +34,8 @@ def register_user(
         check_display_name(username, None, field="username")
     user.save()
     Profile.objects.create(user=user, display_name=display_name, language=language)
+    # The account starts unverified: the link goes out once the account is committed.
+    request_verification_email(user)
     return user
 
 

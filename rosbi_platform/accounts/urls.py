@@ -1,13 +1,24 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from rosbi_platform.accounts import views
+from rosbi_platform.accounts import security_views, views
 
 app_name = "accounts"
 
 urlpatterns = [
     path("signup/", views.sign_up, name="signup"),
     path("login/", views.LogInView.as_view(), name="login"),
+    path("login/code/", security_views.login_code, name="login_code"),
+    path("email/verify/<str:token>/", security_views.verify_email, name="verify_email"),
+    path("email/resend/", security_views.resend_verification, name="resend_verification"),
+    path("two-factor/", security_views.two_factor_settings, name="two_factor"),
+    path("two-factor/setup/", security_views.two_factor_setup, name="two_factor_setup"),
+    path(
+        "two-factor/recovery-codes/",
+        security_views.two_factor_recovery_codes,
+        name="two_factor_recovery_codes",
+    ),
+    path("two-factor/disable/", security_views.two_factor_disable, name="two_factor_disable"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("password/change/", views.PasswordChangeView.as_view(), name="password_change"),
     path(

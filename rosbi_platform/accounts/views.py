@@ -14,7 +14,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from rosbi_platform.accounts import tokens
+from rosbi_platform.accounts import tokens, two_factor, verification
 from rosbi_platform.accounts.deletion import AccountDeletionRefused, delete_account
 from rosbi_platform.accounts.forms import (
     BotAccountForm,
@@ -24,6 +24,7 @@ from rosbi_platform.accounts.forms import (
     TokenForm,
 )
 from rosbi_platform.accounts.personal_data import count_export, export_personal_data
+from rosbi_platform.accounts.security_views import begin_two_factor_login
 from rosbi_platform.accounts.selectors import list_tokens, list_user_memberships
 from rosbi_platform.accounts.services import (
     ensure_profile,
@@ -72,6 +73,11 @@ def sign_up(request: HttpRequest) -> HttpResponse:
         else:
             login(request, user, backend="rosbi_platform.accounts.backends.ModelBackend")
             messages.success(request, _("Welcome to Rosbi! Your account is ready."))
+            messages.info(
+                request,
+                _("We sent a link to %(email)s: open it to enter events and play rated games.")
+                % {"email": user.email},
+            )
             return redirect("accounts:profile")
     return render(request, "registration/signup.html", {"form": form})
 
@@ -86,9 +92,12 @@ def add_errors(form, error: ValidationError) -> None:
 
 
 class LogInView(auth_views.LoginView):
-    """Django's login, plus switching the site to the player's saved language."""
+    """Django's login, plus switching the site to the player's saved language. An account with
+    two-factor log-in is not logged in yet: the code page follows (``security_views``)."""
 
     def form_valid(self, form):
+        if two_factor.has_two_factor(form.get_user()):
+            return begin_two_factor_login(self.request, form.get_user(), self.get_success_url())
         response = super().form_valid(form)
         profile = ensure_profile(form.get_user())
         translation.activate(profile.language)
@@ -140,6 +149,8 @@ def _profile_page(
             "token_form": token_form or TokenForm(),
             "new_secret": new_secret,
             "bot_form": BotAccountForm(),
+            "email_verified": verification.is_email_verified(request.user),
+            "two_factor_on": two_factor.has_two_factor(request.user),
         },
         status=status,
     )
@@ -157,6 +168,10 @@ def token_create(request: HttpRequest) -> HttpResponse:
     form = TokenForm(request.POST)
     if not form.is_valid():
         return _profile_page(request, token_form=form, status=400)
+    if two_factor.has_two_factor(request.user) and not request.user.is_verified():
+        # A token is a second secret: only a session that passed the second factor makes one.
+        form.add_error(None, _("Enter a code from your authenticator app first."))
+        return _profile_page(request, token_form=form, status=403)
     if account_rate_limited(request, "token_create", str(request.user.pk)):
         form.add_error(None, _("You have made many tokens in a short time: try again later."))
         return _profile_page(request, token_form=form, status=429)
@@ -197,7 +212,9 @@ def bot_account(request: HttpRequest) -> HttpResponse:
 @login_required
 def profile_edit(request: HttpRequest) -> HttpResponse:
     profile = ensure_profile(request.user)
-    form = ProfileForm(request.POST or None, instance=profile)
+    form = ProfileForm(
+        request.POST or None, instance=profile, initial={"email": request.user.email}
+    )
     if request.method == "POST" and form.is_valid():
         try:
             profile = update_profile(
@@ -207,6 +224,13 @@ def profile_edit(request: HttpRequest) -> HttpResponse:
         except ValidationError as error:
             add_errors(form, error)
         else:
+            new_email = form.cleaned_data["email"]
+            if new_email and verification.change_email(request.user, new_email):
+                messages.info(
+                    request,
+                    _("Confirm your new e-mail address with the link we sent to %(email)s.")
+                    % {"email": request.user.email},
+                )
             # Say it in the language the player just chose: that is what the next page shows.
             translation.activate(profile.language)
             messages.success(request, _("Your profile has been saved."))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import factory
+from django.utils import timezone
 from factory.django import DjangoModelFactory
 
 from games.models import Seat, Table
@@ -20,6 +21,12 @@ class UserFactory(DjangoModelFactory):
     profile = factory.RelatedFactory(
         "tests.games.factories.ProfileFactory", factory_related_name="user"
     )
+
+    @factory.post_generation
+    def unverified(self, create, extracted, **kwargs):
+        """``UserFactory(unverified=True)``: a new account whose e-mail is not confirmed yet."""
+        if create and extracted:
+            Profile.objects.filter(user=self).update(verified_email="", email_verified_at=None)
 
     @classmethod
     def _after_postgeneration(cls, instance, create, results=None):
@@ -52,6 +59,10 @@ class ProfileFactory(DjangoModelFactory):
 
     user = factory.SubFactory(UserFactory, profile=None)
     display_name = factory.LazyAttribute(lambda profile: profile.user.username.title())
+    # Verified by default (as every account from before e-mail verification): the address
+    # the link was sent to is the user's own.
+    verified_email = factory.LazyAttribute(lambda profile: profile.user.email)
+    email_verified_at = factory.LazyFunction(timezone.now)
 
 
 class TableFactory(DjangoModelFactory):

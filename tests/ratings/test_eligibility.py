@@ -121,3 +121,25 @@ def test_a_rematch_of_a_rated_table_asks_again(refuse_marked):
         rematches.offer_rematch(table.pk, users[1])
     assert refused.value.code == "rated_refused"
     assert not Table.objects.filter(rematch_of=table).exists()
+
+
+def test_an_unverified_account_does_not_play_rated_until_its_e_mail_is_confirmed():
+    from rosbi_platform.accounts import verification
+
+    unverified = UserFactory(unverified=True)
+    refusal = eligibility.rated_play_refusal(unverified)
+    assert refusal is not None and "Confirm your e-mail address" in refusal
+    rated = lobby.create_table(owner=UserFactory(), size=3, rated=True)
+    with pytest.raises(ServiceError) as refused:
+        lobby.join_table(rated.pk, unverified)
+    assert refused.value.code == "rated_refused"
+    with pytest.raises(ranked_queue.QueueError, match="Confirm your e-mail address"):
+        ranked_queue.join_queue(unverified, now=T0)
+    api = token_client(unverified, ["read", "play"])
+    body = assert_error(api.post(f"/api/v1/tables/{rated.pk}/join", {}, format="json"), 403)
+    assert "Confirm your e-mail address" in body["detail"]
+
+    verification.verify_email(verification.verification_token(unverified))
+    assert eligibility.rated_play_refusal(unverified) is None
+    lobby.join_table(rated.pk, unverified)
+    assert Seat.objects.filter(table=rated, user=unverified).exists()

@@ -74,6 +74,8 @@ def login_box(url: str, logins: dict[str, Any] | None, healthy: bool = True) -> 
     if organiser or players:
         if organiser:
             lines.append(f"organiser (admin):  {organiser['username']} / {organiser['password']}")
+            # A site moderator and club owner: two-factor log-in is set up at the first log-in.
+            lines.append("  (first log-in: set up two-factor log-in with an authenticator app)")
         by_password: dict[str, list[str]] = {}
         for username, password in sorted(players.items()):
             by_password.setdefault(password, []).append(username)

@@ -24,6 +24,7 @@ from django.utils import timezone
 from rosbi_platform.accounts.models import Club, ClubMembership, Profile, User
 from rosbi_platform.accounts.permissions import SITE_MODERATORS_GROUP
 from rosbi_platform.accounts.services import add_club_member, ensure_profile
+from rosbi_platform.accounts.verification import mark_email_verified
 from tournaments.models import Tournament
 
 ORGANISER_USERNAME = "organiser"
@@ -119,6 +120,7 @@ class Command(BaseCommand):
                 ORGANISER_USERNAME, "organiser@example.com", password, is_staff=True
             )
             Profile.objects.create(user=organiser, display_name="Organiser")
+            mark_email_verified(organiser)
             remember_demo_logins(organiser=password)
             self.stdout.write(f"organiser: created, password: {password}")
         else:
@@ -136,6 +138,7 @@ class Command(BaseCommand):
                     username, f"{username}@example.com", new_player_password
                 )
                 Profile.objects.create(user=player, display_name=display_name, language=language)
+                mark_email_verified(player)
                 created_players.append(username)
             players.append(player)
         if created_players:
