@@ -10,8 +10,8 @@ from games import api as games_api
 from ratings import api as ratings_api
 from rosbi_platform import views
 from rosbi_platform.accounts import api as accounts_api
-from rosbi_platform.api_docs import RedocDocsView, SwaggerDocsView
 from rosbi_platform.accounts.admin_site import TwoFactorAdminSite
+from rosbi_platform.api_docs import RedocDocsView, SwaggerDocsView
 from tournaments import api as tournaments_api
 from tournaments.club_urls import history_urlpatterns as history_urls
 

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('accounts', '0004_first_club_owners'),
+        ('accounts', '0007_club_removals'),
     ]
 
     operations = [

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('accounts', '0004_first_club_owners'),
+        ('accounts', '0006_email_verification'),
     ]
 
     operations = [
