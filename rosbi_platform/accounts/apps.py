@@ -9,7 +9,7 @@ class AccountsConfig(AppConfig):
 
     def ready(self) -> None:
         """Accounts' part of a person's data (export, deletion): see ``personal_data``."""
-        from rosbi_platform.accounts import deletion, selectors
+        from rosbi_platform.accounts import deletion, selectors, two_factor
         from rosbi_platform.accounts.personal_data import DataSection, register_section
 
         register_section(
@@ -24,16 +24,27 @@ class AccountsConfig(AppConfig):
                     "accounts.MembershipRequest.user",
                     "accounts.ClubInvite.created_by",
                     "accounts.AccessToken.user",
+                    "accounts.ClubRemoval.user",
                 ),
                 excludes={
                     "accounts.ClubRequest.decided_by": "a moderator's decision on another "
                     "person's request for a club: that request is the requester's data",
                     "accounts.MembershipRequest.decided_by": "an organiser's decision on "
                     "another person's request to join: that request is the requester's data",
+                    "accounts.ClubRemoval.removed_by": "an owner's decision to remove another "
+                    "member: the removal is the removed member's data",
                     "admin.LogEntry.user": "the admin's record of what staff changed, kept for "
                     "the site's accountability; it holds the changed objects, not the person's",
                 },
                 refusal=deletion.last_owner_refusal,
                 erase=deletion.erase_account_data,
+            )
+        )
+        register_section(
+            DataSection(
+                name="two_factor",
+                export=two_factor.two_factor_export,
+                covers=("otp_totp.TOTPDevice.user", "otp_static.StaticDevice.user"),
+                erase=two_factor.reset_two_factor,
             )
         )

@@ -12,6 +12,7 @@ from rosbi_platform.accounts.models import (
     Club,
     ClubInvite,
     ClubMembership,
+    ClubRemoval,
     ClubRequest,
     Decision,
     MembershipRequest,
@@ -157,6 +158,14 @@ def account_export(user: User) -> dict[str, Any]:
             .order_by("created", "pk")
             .values("club__name", "created", "expires_at", "revoked_at", "uses")
         ),
+        "club_removals": list(
+            ClubRemoval.objects.filter(user=user)
+            .order_by("removed_at", "pk")
+            .values("club__name", "removed_at")
+        ),
+        "email_verified": profile is not None
+        and bool(profile.verified_email)
+        and profile.verified_email == user.email,
         "api_tokens": list(
             AccessToken.objects.filter(user=user)
             .order_by("created_at", "pk")

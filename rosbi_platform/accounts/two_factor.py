@@ -153,3 +153,16 @@ def reset_two_factor(user: Any) -> int:
             _count, per_model = model.objects.filter(user_id=user.pk).delete()
             removed += per_model.get(model._meta.label, 0)
     return removed
+
+
+def two_factor_export(user: Any) -> dict[str, Any]:
+    """Two-factor log-in's part of "download my data": which devices exist and when they were
+    last used, never a key or a recovery code (they are secrets, not data about the person)."""
+    return {
+        "authenticators": list(
+            TOTPDevice.objects.filter(user_id=user.pk)
+            .order_by("pk")
+            .values("name", "confirmed", "created_at", "last_used_at")
+        ),
+        "recovery_codes_left": remaining_recovery_codes(user),
+    }
