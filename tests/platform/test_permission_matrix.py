@@ -45,8 +45,9 @@ from games import bot_turns, invitations, lobby
 from games.models import Partie, PartieDeal, Seat, SeatResult
 from ratings.models import Season
 from rosbi_platform import views
-from rosbi_platform.accounts import clubs, services, tokens
+from rosbi_platform.accounts import clubs, services, tokens, verification
 from rosbi_platform.accounts.models import ClubMembership
+from tests import two_factor
 from tests.platform.factories import NotificationFactory, SiteModeratorFactory
 from tests.ratings.factories import BOT, finished_partie
 from tests.tournaments.factories import ClubFactory, MembershipFactory, UserFactory
@@ -333,10 +334,17 @@ def build_world() -> World:
     o["calendar"] = calendars.issue_calendar_token(player)
     o["reset_uid"] = urlsafe_base64_encode(force_bytes(player.pk))
     o["reset_token"] = default_token_generator.make_token(player)
+    # The player's e-mail link: opening it is harmless for anyone (it proves the address once).
+    o["verification_token"] = verification.verification_token(player)
 
     for role, user in users.items():
         client = Client()
         client.force_login(user)
+        if two_factor.needs_second_factor(user):
+            # Owners and moderators must log in with a second factor (docs/accounts.md): the
+            # matrix is about what each role may do once logged in as the rules require; the
+            # gate itself is tested in tests/platform/test_two_factor.py.
+            two_factor.satisfy_second_factor(client, user)
         world.sessions[role] = client.cookies[settings.SESSION_COOKIE_NAME].value
         new = tokens.create_token(user, "matrix", ("read", "play", "tournament:write"))
         world.secrets[role] = new.secret
@@ -395,6 +403,7 @@ PAGE_KWARGS: dict[str, dict[str, Kwargs]] = {
         "": lambda w: {"uidb64": w.objects["reset_uid"], "token": w.objects["reset_token"]}
     },
     "accounts:token_revoke": {"": lambda w: {"token_id": w.objects["token"].pk}},
+    "accounts:verify_email": {"": lambda w: {"token": w.objects["verification_token"]}},
     "friends:follow": player_name(),
     "friends:unfollow": player_name(),
     "friends:block": player_name(),
