@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from django.db import connection
 from django.db.models import Count, Prefetch, Q, QuerySet
 
@@ -130,13 +131,24 @@ def viewer_access(table_id: int, user: Any, invite: str | None) -> ViewerAccess 
     with connection.cursor() as cursor:
         cursor.execute(_viewer_access_sql(), {"table": table_id, "user": user.pk})
         row = cursor.fetchone()
-    return _viewer_access_from_row(table_id, invite, row)
+    access = _viewer_access_from_row(table_id, invite, row)
+    if access is not None and not access.allowed and permissions.is_site_moderator(user):
+        access = replace(access, allowed=True)
+    return access
 
 
 async def aviewer_access(table_id: int, user: Any, invite: str | None) -> ViewerAccess | None:
     """`viewer_access` on the event loop (`rosbi_platform.async_db`): the handshake's read."""
     row = await async_db.fetch_one(_viewer_access_sql(), {"table": table_id, "user": user.pk})
-    return _viewer_access_from_row(table_id, invite, row)
+    access = _viewer_access_from_row(table_id, invite, row)
+    # The rare refusal asks the moderator rule on a thread (a query of Django's permissions).
+    if (
+        access is not None
+        and not access.allowed
+        and await sync_to_async(permissions.is_site_moderator)(user)
+    ):
+        access = replace(access, allowed=True)
+    return access
 
 
 def _viewer_access_from_row(
@@ -145,8 +157,11 @@ def _viewer_access_from_row(
     if row is None:
         return None
     public, invite_code, seat, look, invited = row
-    allowed = (
-        seat is not None or public or (invite is not None and invite == invite_code) or invited
+    allowed = open_to_viewer(
+        public=public,
+        invite_matches=invite is not None and invite == invite_code,
+        seated=seat is not None,
+        invited=bool(invited),
     )
     return ViewerAccess(
         table_id=table_id,
@@ -591,30 +606,41 @@ def friends_online(viewer: Any) -> list[FriendOnline]:
 
 
 def visible_tables(user: Any, statuses: list[str] | None = None) -> QuerySet[Table]:
-    """Tables ``user`` may see in lists: public ones, and private ones they sit at (site
-    moderators see every table: its name and seats, never a hand); open and playing unless
-    ``statuses`` says otherwise, newest first."""
+    """Tables ``user`` may see in lists, by ``open_to_viewer`` as a filter: public ones, and
+    private ones they sit at or are invited to (a list has no invite code); site moderators see
+    every table (its name and seats, never a hand). Open and playing unless ``statuses`` says
+    otherwise, newest first."""
     statuses = statuses or [Table.Status.OPEN, Table.Status.PLAYING]
     tables = Table.objects.filter(status__in=statuses)
     if not permissions.is_site_moderator(user):
-        mine = Q(seats__user_id=user.pk) if getattr(user, "is_authenticated", False) else Q()
-        tables = tables.filter(Q(public=True) | mine) if mine else tables.filter(public=True)
+        visible = Q(public=True)
+        if getattr(user, "is_authenticated", False):
+            visible |= Q(seats__user_id=user.pk) | Q(invitations__user_id=user.pk)
+        tables = tables.filter(visible)
     seats = Prefetch(
         "seats", queryset=Seat.objects.select_related("user", "user__profile").order_by("number")
     )
     return tables.distinct().prefetch_related(seats).order_by("-created", "-pk")
 
 
+def open_to_viewer(*, public: bool, invite_matches: bool, seated: bool, invited: bool) -> bool:
+    """The one rule of who may look at a table, site moderators aside: a public table is
+    everybody's; a private one its players', the holders of its invite link and the people
+    invited to it. ``may_see_table`` (pages, API, lobby) and the websocket handshake's
+    ``viewer_access`` both ask it, each with facts read its own way."""
+    return public or invite_matches or seated or invited
+
+
 def may_see_table(table: Table, user: Any, invite: str | None = None) -> bool:
     """Whether ``user`` may see the table's public facts (name, seats, status; never a hand):
-    public tables, the players' own, the invite code of a private one, site moderators."""
-    if table.public:
-        return True
-    if invite is not None and invite == table.invite_code:
-        return True
-    if getattr(user, "is_authenticated", False) and seat_of_user(table.pk, user) is not None:
-        return True
-    return permissions.is_site_moderator(user)
+    ``open_to_viewer``, or a site moderator."""
+    authenticated = getattr(user, "is_authenticated", False)
+    return open_to_viewer(
+        public=table.public,
+        invite_matches=invite is not None and invite == table.invite_code,
+        seated=authenticated and seat_of_user(table.pk, user) is not None,
+        invited=authenticated and is_invited(table.pk, user),
+    ) or permissions.is_site_moderator(user)
 
 
 # --------------------------------------------------------------------------- who sees a Partie

@@ -196,7 +196,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     invite = _invite_from(request)
     your_seat = selectors.seat_of_user(table_id, request.user)
     invited = selectors.is_invited(table_id, request.user)
-    if your_seat is None and not table.public and invite != table.invite_code and not invited:
+    if not selectors.may_see_table(table, request.user, invite):
         return HttpResponseForbidden(_("This table is private: you need the invite link."))
     if invite == table.invite_code:
         request.session[f"invite:{table_id}"] = invite
