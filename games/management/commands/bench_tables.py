@@ -30,22 +30,33 @@ from django.utils import timezone
 from django.utils.crypto import get_random_string
 
 from games import lobby
-from rosbi_platform.accounts.models import User
+from rosbi_platform.accounts.models import Profile, User
 
 PLAYERS_PER_TABLE = 4
 SESSION_DAYS = 2
 
 
 def create_players(prefix: str, slots: int) -> list[list[User]]:
-    """``slots`` groups of four users, inserted in bulk (one unusable password hash shared)."""
+    """``slots`` groups of four users, inserted in bulk (one unusable password hash shared),
+    each with a verified address of the reserved ``.invalid`` domain: rated tables take only
+    accounts whose e-mail is verified (``ratings.eligibility``), and no mail can go out."""
     password = make_password(None)
     users = [
-        User(username=f"{prefix}-{slot}-{seat}", password=password)
+        User(
+            username=f"{prefix}-{slot}-{seat}",
+            email=f"{prefix}-{slot}-{seat}@load.invalid",
+            password=password,
+        )
         for slot in range(slots)
         for seat in range(PLAYERS_PER_TABLE)
     ]
     User.objects.bulk_create(users, batch_size=1000)
     stored = {u.username: u for u in User.objects.filter(username__startswith=f"{prefix}-")}
+    now = timezone.now()
+    Profile.objects.bulk_create(
+        [Profile(user=u, verified_email=u.email, email_verified_at=now) for u in stored.values()],
+        batch_size=1000,
+    )
     return [
         [stored[f"{prefix}-{slot}-{seat}"] for seat in range(PLAYERS_PER_TABLE)]
         for slot in range(slots)
