@@ -16,7 +16,7 @@ from games import queue
 from games.abandonments import record_timeouts_at_finish
 from games.engine import CONTRACT_ORDER, DEALS_PER_PARTIE, Deal, deal_hands
 from games.events import EventLog, notify_lobby
-from games.live.facts import deal_started_facts
+from games.live.facts import deal_finished_facts, deal_started_facts
 from games.models import Partie, PartieDeal, Seat, SeatResult, Table
 from games.outcomes import final_places
 
@@ -58,10 +58,11 @@ def start_deal(table: Table, partie: Partie, number: int, log: EventLog) -> tupl
 
 
 def finish_deal(
-    table: Table, seats: list[Seat], row: PartieDeal, log: EventLog
+    table: Table, seats: list[Seat], row: PartieDeal, deal: Deal, log: EventLog
 ) -> tuple[Deal | None, PartieDeal | None]:
-    """Score the finished deal; start the next one (its deal and row), or finish the Partie
-    after the sixth (None, None)."""
+    """Score the finished ``deal`` (stored in ``row``); start the next one (its deal and row),
+    or finish the Partie after the sixth (None, None). The ``deal_finished`` event carries the
+    engine's reason when the deal counts double or is a slam, so the table can say why."""
     earlier = list(
         PartieDeal.objects.filter(partie_id=row.partie_id, number__lt=row.number)
         .order_by("number")
@@ -71,7 +72,12 @@ def finish_deal(
     totals = [sum(column) for column in zip(*score_sheet, strict=True)]
     log.add(
         "deal_finished",
-        {"deal_number": row.number, "penalties": list(row.penalties), "totals": totals},
+        {
+            "deal_number": row.number,
+            "penalties": list(row.penalties),
+            "totals": totals,
+            **deal_finished_facts(deal),
+        },
         changes_play=True,
     )
     if row.number + 1 < DEALS_PER_PARTIE:

@@ -212,7 +212,7 @@ def _check_and_play(
         data["clock"] = None
         row.penalties = list(deal.penalties or ())
         row.finished_at = timezone.now()
-        current, next_row = finish_deal(table, seats, row, log)
+        current, next_row = finish_deal(table, seats, row, deal, log)
         row.save(update_fields=["moves", "penalties", "finished_at"])
         set_clock(table, seats, current, log)
         row = next_row

@@ -273,6 +273,13 @@ class Deal:
         return None if self._penalties is None else tuple(self._penalties)
 
     @property
+    def settlement(self) -> tuple[str, list[int]] | None:
+        """Why the finished deal counts otherwise than its plain costs (doubled or slam), with
+        the seats that caused it; None here, since only the trick contracts double
+        (``TrickDeal.settlement``)."""
+        return None
+
+    @property
     def moves(self) -> tuple[Move, ...]:
         return tuple(MOVES_BY_INDEX[i] for i in self._moves)
 

@@ -153,14 +153,36 @@ def deal_costs(contract: Contract | str, players: int) -> DealCosts:
     )
 
 
+SETTLED_SLAM: Final = "slam"
+"""A settlement kind: one seat took every item (RULES.md section 4, Durchmarsch)."""
+
+SETTLED_DOUBLED: Final = "doubled"
+"""A settlement kind: a seat took no item, so every cost counts twice (house rule ``doubling``)."""
+
+
+def settlement(counts: Sequence[int], items: int, doubling: bool) -> tuple[str, list[int]] | None:
+    """Why a finished doubling contract's deal counts otherwise than its plain costs.
+
+    ``(SETTLED_SLAM, [the seat that took all items])``, else under the ``doubling`` house rule
+    ``(SETTLED_DOUBLED, [every seat that took nothing])``, else None (plain costs). Players
+    see the doubled or slam numbers only; this is the reason the table tells them.
+    """
+    if items in counts:
+        return SETTLED_SLAM, [seat for seat, count in enumerate(counts) if count == items]
+    if doubling and 0 in counts:
+        return SETTLED_DOUBLED, [seat for seat, count in enumerate(counts) if count == 0]
+    return None
+
+
 def settle(base: list[int], counts: Sequence[int], items: int, doubling: bool) -> list[int]:
     """Final penalties of a doubling contract from each seat's undoubled cost and item count.
 
     A seat holding all ``items`` is a slam (it replaces the doubling); otherwise, under the
-    ``doubling`` house rule, a seat that took nothing doubles everyone's cost.
+    ``doubling`` house rule, a seat that took nothing doubles everyone's cost (``settlement``).
     """
-    if items in counts:
+    settled = settlement(counts, items, doubling)
+    if settled is None:
+        return base
+    if settled[0] == SETTLED_SLAM:
         return [SLAM if count == items else 0 for count in counts]
-    if doubling and 0 in counts:
-        return [DOUBLED * cost for cost in base]
-    return base
+    return [DOUBLED * cost for cost in base]

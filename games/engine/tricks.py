@@ -11,7 +11,7 @@ from .cards import KING_OF_HEARTS, PACK_MASKS, PASS_INDEX, SUIT_MASKS, SUIT_NAME
 from .deal import Deal, card_codes
 from .errors import IllegalMove
 from .fast import play_out_tricks, replay_tricks
-from .penalties import DOUBLING_CONTRACTS, card_costs, settle
+from .penalties import DOUBLING_CONTRACTS, card_costs, settle, settlement
 from .rules import CONTRACT_IDS, NO_KING_ID, NO_TRICKS_ID, TRICK_CONTRACTS, Contract
 
 KH_BIT = KING_OF_HEARTS.bit
@@ -115,6 +115,19 @@ class TrickDeal(Deal):
             return base
         counts = [(t & items).bit_count() for t in taken]
         return settle(base, counts, count, self.rules.doubling)
+
+    @property
+    def settlement(self) -> tuple[str, list[int]] | None:
+        """Why the finished deal counts as it does, for the players: ``("doubled", seats that
+        took nothing)``, ``("slam", [the seat that took everything])`` or None (plain costs,
+        an unfinished deal, or a contract that never doubles). See ``penalties.settlement``."""
+        if not self.over or self.contract not in DOUBLING_CONTRACTS:
+            return None
+        if self._cid == NO_TRICKS_ID:
+            return settlement(self._tricks_won, len(self._weights), self.rules.doubling)
+        _priced_cards, items, count, _doubles = _PRICED[self._cid][self.players]
+        counts = [(t & items).bit_count() for t in self._taken]
+        return settlement(counts, count, self.rules.doubling)
 
     def scores_so_far(self) -> tuple[int, ...]:
         if self._penalties is not None:

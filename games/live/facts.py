@@ -54,6 +54,22 @@ def deal_started_facts(deal: Deal) -> dict[str, Any]:
     return contract_facts(deal)
 
 
+def settlement_facts(deal: Deal) -> dict[str, Any] | None:
+    """Why a finished deal counts as it does, for the deal result to say in words:
+    ``{"kind": "doubled", "seats": [who took nothing]}``, ``{"kind": "slam", "seats": [who
+    took everything]}``, or None (plain costs, or a deal still in play)."""
+    settled = deal.settlement
+    if settled is None:
+        return None
+    kind, seats = settled
+    return {"kind": kind, "seats": list(seats)}
+
+
+def deal_finished_facts(deal: Deal) -> dict[str, Any]:
+    """The fields a ``deal_finished`` event adds for clients: ``settlement``."""
+    return {"settlement": settlement_facts(deal)}
+
+
 def move_facts(deal: Deal) -> dict[str, Any]:
     """The fields a ``move`` event adds for the move ``deal`` just played: ``row``.
 
@@ -78,9 +94,11 @@ def deal_view(deal: Deal, seat: int | None) -> dict[str, Any]:
 __all__ = [
     "HUNDRED_PACK_TOTAL",
     "contract_facts",
+    "deal_finished_facts",
     "deal_started_facts",
     "deal_view",
     "family",
     "layout_ranks",
     "move_facts",
+    "settlement_facts",
 ]

@@ -54,7 +54,8 @@ _RANKS = {
         "J": gettext_lazy("Unter"),
         "Q": gettext_lazy("Ober"),
         "K": gettext_lazy("King"),
-        "A": gettext_lazy("Daus"),
+        # English names the German pack's Ace "Ace" (RULES.md section 1); German says "Daus".
+        "A": pgettext_lazy("German pack card", "Ace"),
     },
     "french": {
         "J": gettext_lazy("Jack"),

@@ -10,7 +10,7 @@ from typing import Any
 
 from games.engine import Deal, Partie, PartieRecord, places
 
-from .facts import contract_facts
+from .facts import contract_facts, settlement_facts
 
 # The parts of the engine's public deal view (``SeatView.to_dict()``) that a step keeps.
 STEP_FIELDS = (
@@ -51,7 +51,8 @@ def replay_steps(record: PartieRecord | dict[str, Any]) -> dict[str, Any]:
     """Every step of every deal of a Partie record (RULES.md section 6), by the engine.
 
     Per deal: ``contract``, ``dealer``, ``row_ranks`` (the layout game's, else None), the
-    final ``penalties`` (None while unfinished) and ``steps``: step 0 as dealt, step k after
+    final ``penalties`` (None while unfinished), the ``settlement`` (why it counts double or
+    is a slam, as ``games.live.facts.settlement_facts``; None for plain costs) and ``steps``: step 0 as dealt, step k after
     k moves. A step has the ``seat`` that moved and its ``move`` (None at step 0), every
     seat's ``hands``, ``turn`` (None once over), ``current_trick``, the finished ``tricks``
     with their winners, ``last_trick`` (the latest of them as ``{"cards": [[seat, card], ...],
@@ -78,6 +79,7 @@ def replay_steps(record: PartieRecord | dict[str, Any]) -> dict[str, Any]:
                 "dealer": deal.dealer,
                 **contract_facts(deal),
                 "penalties": None if deal.penalties is None else list(deal.penalties),
+                "settlement": settlement_facts(deal),
                 "steps": steps,
             }
         )

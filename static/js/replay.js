@@ -13,7 +13,7 @@ import {
   sortHand,
   suitIcon,
 } from "./cards.js";
-import { shortName } from "./table.js";
+import { settlementText, shortName } from "./table.js";
 
 function format(template, values) {
   return template.replace(/\{(\w+)\}/g, (m, key) => (key in values ? values[key] : m));
@@ -162,6 +162,9 @@ class ReplayApp {
     }
     if (s.penalties) {
       centre += `<p class="centre-banner" data-ref="penalties">${escapeXml(this.t("deal_over"))}: ${s.penalties.join(" · ")}</p>`;
+      const names = [...Array(this.players).keys()].map((seat) => this.seatName(seat));
+      const why = settlementText(deal.settlement, deal.contract, names, (key, values) => this.t(key, values));
+      if (why) centre += `<p class="centre-banner deal-settlement" data-ref="settlement">${escapeXml(why)}</p>`;
     }
     this.refs.centre.innerHTML = centre;
     // Every hand, face up: a replay hides nothing.

@@ -682,8 +682,11 @@ class TableApp {
         );
       })
       .join("");
+    const names = [...Array(n).keys()].map((seat) => this.seatName(seat));
+    const why = settlementText(event.settlement, deal.contract, names, (key, values) => this.t(key, values));
     panel.innerHTML =
       `<h3>${escapeXml(this.t("deal_over_title", { n: event.deal_number + 1, contract: this.t(`contract_${deal.contract}`) }))}</h3>` +
+      (why ? `<p class="deal-settlement" data-ref="settlement">${escapeXml(why)}</p>` : "") +
       `<table class="score-sheet"><thead><tr><th scope="col"></th>` +
       `<th scope="col">${escapeXml(tricks ? this.t("tricks_taken") : "")}</th>` +
       `<th scope="col">${escapeXml(this.t("this_deal"))}</th><th scope="col">${escapeXml(this.t("total"))}</th>` +
@@ -1178,6 +1181,18 @@ class TableApp {
     log.scrollTop = log.scrollHeight;
     if (this.openPanel !== "chat") this.refs["chat-unread"].hidden = false;
   }
+}
+
+/**
+ * The deal result's sentence on why the deal counts as it does, from the `settlement` fact the
+ * server's engine put into `deal_finished` (or the replay's deal): "Doubled: Anna took no
+ * trick, so every trick counts twice." or the slam's; "" for plain costs (or older events
+ * without the fact). `names[seat]` names each seat; `t(key, values)` reads the page's labels.
+ */
+export function settlementText(settlement, contract, names, t) {
+  if (!settlement) return "";
+  const who = joinNames(settlement.seats.map((seat) => names[seat]));
+  return t(`${settlement.kind}_${contract}`, { who });
 }
 
 /** Names as one phrase in the page's language: "Anna, Bert and Carl", "Anna, Bert und Carl". */

@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.template.loader import render_to_string
+from django.utils import translation
 
 from games.engine import CONTRACT_ORDER, HouseRules, random_deal
 from games.live.facts import deal_started_facts, deal_view, move_facts
@@ -333,3 +335,59 @@ def test_the_events_around_the_game_match_python(page) -> None:
         done = apply_event(done, frame)
     assert done["invitations"] == [] and done["partie"]["resigned"] == [2]
     assert done["votes"]["rematch"] == [1] and done["rematch_table_id"] == 77
+
+
+def game_labels(language: str) -> dict[str, Any]:
+    """The table page's labels (templates/games/partials/labels.html) in ``language``."""
+    with translation.override(language):
+        page = render_to_string("games/partials/labels.html")
+    return json.loads(page.split('id="game-labels">', 1)[1].split("</script>", 1)[0])
+
+
+@pytest.mark.parametrize(
+    ("language", "settlement", "contract", "sentence"),
+    [
+        (
+            "en",
+            {"kind": "doubled", "seats": [1, 3]},
+            "no_tricks",
+            "Doubled: Bert and Dora took no trick, so every trick counts twice.",
+        ),
+        (
+            "de",
+            {"kind": "doubled", "seats": [2]},
+            "no_hearts",
+            "Verdoppelt, denn ohne Herz blieb: Carl. Jedes Herz zählt doppelt.",
+        ),
+        (
+            "en",
+            {"kind": "slam", "seats": [0]},
+            "no_jacks",
+            "Slam: Anna took all four Jacks and scores −8, everyone else 0.",
+        ),
+        (
+            "de",
+            {"kind": "slam", "seats": [0]},
+            "no_tricks",
+            "Durchmarsch: Anna hat alle Stiche genommen und bekommt −8, alle anderen 0.",
+        ),
+        ("en", None, "no_tricks", ""),
+    ],
+)
+def test_the_deal_result_says_why_it_counts_double(
+    page, language, settlement, contract, sentence
+) -> None:
+    """Issue 29: a doubled deal's result (1/2/5 tricks became 2/4/10) said nothing of why. The
+    table and the replay word the engine's ``settlement`` with ``settlementText``."""
+    text = page.evaluate(
+        """async ([language, labels, settlement, contract]) => {
+            document.documentElement.lang = language;
+            const { settlementText } = await import("/static/js/table.js");
+            const format = (template, values) =>
+                template.replace(/\\{(\\w+)\\}/g, (m, key) => (key in values ? values[key] : m));
+            const t = (key, values) => format(labels[key] ?? key, values);
+            return settlementText(settlement, contract, ["Anna", "Bert", "Carl", "Dora"], t);
+        }""",
+        [language, game_labels(language), settlement, contract],
+    )
+    assert text == sentence

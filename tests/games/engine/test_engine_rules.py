@@ -436,3 +436,33 @@ def test_pass_is_refused_in_trick_contracts(contract: str) -> None:
     with pytest.raises(IllegalMove, match="pass"):
         deal.play(PASS)
     assert deal.move_count == 0
+
+
+# --------------------------------------------------------------------------------------------
+# Why a deal counts as it does: the engine names the doubling or the slam and its seats, so the
+# table can say it in words (issue 29: "a deal result does not say the deal was doubled").
+
+
+def test_a_doubled_deal_names_the_doubling_and_who_took_nothing() -> None:
+    deal = three_player_deal("no_hearts")
+    assert deal.penalties == (8, 8, 0)
+    assert deal.settlement == ("doubled", [2])
+    for seed in range(10):
+        doubled = play_out_randomly(Deal(4, "no_tricks", 3, CLUB_SPADE_HANDS), random.Random(seed))
+        assert doubled.settlement == ("doubled", [2, 3])
+
+
+def test_a_slam_names_the_seat_that_took_everything() -> None:
+    for contract in ("no_tricks", "no_hearts", "no_jacks"):
+        for rules in (DEFAULT_RULES, NO_DOUBLING):
+            deal = play_out_randomly(Deal(4, contract, 3, SUIT_HANDS, rules), random.Random(0))
+            assert deal.settlement == ("slam", [0])
+
+
+def test_plain_costs_unfinished_deals_and_undoubled_contracts_have_no_settlement() -> None:
+    assert three_player_deal("no_tricks").settlement is None  # everyone took a trick
+    assert three_player_deal("no_jacks").settlement is None  # everyone took a Jack
+    assert three_player_deal("no_hearts", NO_DOUBLING).settlement is None
+    assert Deal(3, "no_hearts", 2, THREE_HANDS).settlement is None  # not played yet
+    king = play_out_randomly(Deal(4, "no_king_of_hearts", 3, SUIT_HANDS), random.Random(0))
+    assert king.over and king.settlement is None

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
 from channels.db import database_sync_to_async
+from django.template.loader import render_to_string
 from django.utils import translation
 
 from games import events, lobby
@@ -76,6 +78,20 @@ def test_a_refusal_names_cards_and_suits_as_the_players_pack_does():
         assert card_name("QH") == "Herz-Ober" and card_name("TC") == "Eichel-10"
     with translation.override("en"), card_look("french"):
         assert card_name("QH") == "Queen of Hearts" and card_name("AS") == "Ace of Spades"
+
+
+def test_the_german_packs_ace_is_an_ace_in_english_and_a_daus_in_german():
+    """RULES.md section 1: A = Daus/Sau in German; the English rules call it the Ace whatever
+    the pack looks like (issue 29: the table said "Daus of Hearts" in English)."""
+    with translation.override("en"), card_look("german"):
+        assert card_name("AH") == "Ace of Hearts" and card_name("AC") == "Ace of Acorns"
+    with translation.override("de"), card_look("german"):
+        assert card_name("AH") == "Herz-Daus"
+    for language, german_pack_ace in (("en", "Ace"), ("de", "Daus")):
+        with translation.override(language):
+            page = render_to_string("games/partials/labels.html")
+        script = page.split('id="game-labels">', 1)[1].split("</script>", 1)[0]
+        assert json.loads(script)["cards_names"]["german"]["ranks"]["A"] == german_pack_ace
 
 
 def layout_deal(seed: int) -> Deal:
