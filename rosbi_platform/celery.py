@@ -10,11 +10,14 @@ an effect; any other error is a bug and is raised at once.
 import os
 
 from celery import Celery, Task
+from celery.signals import after_setup_logger
 from django.db import InterfaceError as DatabaseInterfaceError
 from django.db import OperationalError as DatabaseOperationalError
 from kombu.exceptions import OperationalError as BrokerOperationalError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from rosbi_platform.task_logging import quiet_frequent_sweeps
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rosbi_platform.settings")
 
@@ -42,3 +45,10 @@ app = Celery("rosbi_platform", task_cls=RetryingTask)
 # CELERY_* in settings.py so there is one place to read them.
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@after_setup_logger.connect
+def _quiet_frequent_sweeps(**kwargs: object) -> None:
+    """Once the worker's logging is set up, its every-second sweeps stop filling the log
+    (``rosbi_platform.task_logging``)."""
+    quiet_frequent_sweeps()

@@ -94,6 +94,36 @@ def login_box(url: str, logins: dict[str, Any] | None, healthy: bool = True) -> 
     return "\n".join([border, *(f"| {line.ljust(width)} |" for line in lines), border])
 
 
+def platform_commands(
+    python: str, host: str, port: int, worker_concurrency: int, supervisor_pid: int
+) -> dict[str, list[str]]:
+    """The command lines of the three children: web, worker and beat.
+
+    Beat runs at WARNING and without its banner: at INFO it logs every task it sends, one line
+    a second for the turn-clock sweep, which scrolled the log-in box away (issue 29); its
+    errors still show. The worker stays at INFO (its start-up, every task's failure and the
+    tasks players cause) but logs the frequent sweeps' routine lines at DEBUG
+    (``rosbi_platform.task_logging``).
+    """
+    return {
+        "web": [
+            python, "-m", "uvicorn", "rosbi_platform.asgi:application",
+            "--host", host, "--port", str(port), "--no-access-log", "--lifespan", "off",
+            "--ws-per-message-deflate", "false",  # small frames: see docs/performance.md
+            "--ws-max-size", "65536",  # a client frame is a move or a chat line
+        ],
+        "worker": [
+            python, "-m", "celery", "-A", "rosbi_platform", "worker",
+            "--loglevel", "INFO", "--concurrency", str(worker_concurrency),
+            "--hostname", f"worker-{supervisor_pid}@%h",
+        ],
+        "beat": [
+            python, "-m", "celery", "-A", "rosbi_platform", "--quiet", "beat",
+            "--loglevel", "WARNING",
+        ],
+    }  # fmt: skip
+
+
 class Command(BaseCommand):
     help = "Run the ASGI server, a Celery worker and Celery beat until Ctrl-C."
 
@@ -106,21 +136,9 @@ class Command(BaseCommand):
         socket_path = settings.CONFIG.embedded_redis_socket
         if socket_path is not None:
             ensure_embedded_redis(socket_path)
-        python = sys.executable
-        commands = {
-            "web": [
-                python, "-m", "uvicorn", "rosbi_platform.asgi:application",
-                "--host", host, "--port", str(port), "--no-access-log", "--lifespan", "off",
-                "--ws-per-message-deflate", "false",  # small frames: see docs/performance.md
-                "--ws-max-size", "65536",  # a client frame is a move or a chat line
-            ],
-            "worker": [
-                python, "-m", "celery", "-A", "rosbi_platform", "worker",
-                "--loglevel", "INFO", "--concurrency", str(worker_concurrency),
-                "--hostname", f"worker-{os.getpid()}@%h",
-            ],
-            "beat": [python, "-m", "celery", "-A", "rosbi_platform", "beat", "--loglevel", "INFO"],
-        }  # fmt: skip
+        commands = platform_commands(
+            sys.executable, host, port, worker_concurrency, supervisor_pid=os.getpid()
+        )
         supervisor = Supervisor(
             commands, say=self.stderr.write, max_restarts=MAX_RESTARTS, window=RESTART_WINDOW
         )
