@@ -69,6 +69,7 @@ def test_the_replay_page_draws_the_engines_steps(asgi_live_server, chromium, pla
         assert sheet.locator("tfoot tr.places td").all_text_contents() == [
             f"{p}." for p in places(partie.totals)
         ]
+        settled = 0
         for number, deal in enumerate(partie.deals):
             page.locator("[data-ref=deal-select]").select_option(str(number))
             moves = len(deal.moves)
@@ -101,9 +102,24 @@ def test_the_replay_page_draws_the_engines_steps(asgi_live_server, chromium, pla
                     "rows => rows.map(r => r.querySelectorAll('.row-cell').length)"
                 )
                 assert cells == [6] * 4 if players == 3 else [9] * 4
+            # Issue 29: a doubled deal or a slam says why it counts as it does.
+            why = page.locator("[data-ref=settlement]")
+            seat_names = page.locator(".replay-hand .seat-label").evaluate_all(
+                "labels => labels.map(l => l.firstChild.textContent.trim())"
+            )
+            if deal.settlement is None:
+                assert why.count() == 0
+            else:
+                kind, seats = deal.settlement
+                text = why.text_content()
+                assert text.startswith("Doubled: " if kind == "doubled" else "Slam: ")
+                assert all(seat_names[s] in text for s in seats), text
+                settled += 1
             # Stepping back one move leaves the end: no penalties shown yet.
             page.keyboard.press("ArrowLeft")
             assert page.locator("[data-ref=penalties]").count() == 0
+        if players != 3:  # the three-player table plays without doubling (no slam either)
+            assert settled > 0, "the seed's Partie has a doubled deal"
         assert errors == []
         page.screenshot(path=f"/tmp/client-shots/replay-test-{players}p-{label}.png")
         context.close()
