@@ -42,6 +42,18 @@ def test_a_finished_deal_stays_on_show_and_can_be_skipped(asgi_live_server, chro
         "rows => rows.map(r => [...r.querySelectorAll('td')].map(td => td.textContent))"
     )
     assert [int(cells[1]) for cells in rows] == penalties
+    # Issue 29: a doubled deal (or a slam) says why, as the server's deal_finished has it.
+    settlement = page.evaluate("() => window.rosbiTable.dealResult.event.settlement")
+    why = result.locator("[data-ref=settlement]")
+    if settlement is None:  # every seat took a trick (deal 1 is "no tricks", doubling on)
+        assert why.count() == 0 and 0 not in penalties
+    else:
+        sentence = why.text_content()
+        if settlement["kind"] == "doubled":
+            assert sentence.startswith("Doubled: ") and "took no trick" in sentence
+            assert all(penalties[seat] == 0 for seat in settlement["seats"])
+        else:
+            assert sentence.startswith("Slam: ") and "took every trick" in sentence
     # Not replaced by the next deal straight away: on show for the default 4 s.
     result.wait_for(state="hidden", timeout=10_000)
     assert time.monotonic() - shown_at >= 2.0
