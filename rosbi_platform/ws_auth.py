@@ -19,6 +19,7 @@ Here the usual case (a valid signed-in session) is read on the event loop itself
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from channels.auth import AuthMiddleware, get_user
@@ -91,7 +92,51 @@ class ThreadedAuthMiddleware(AuthMiddleware):
         user = await session_user_on_loop(scope["session"])
         if user is None:
             user = await _get_user(scope)
+        if await second_factor_missing(scope["session"], user):
+            # As the pages do (``TwoFactorRequiredMiddleware``): a site moderator or club owner
+            # whose session has not passed the second factor is nobody here; the consumers
+            # close with "log in" and the page sends them to set-up or the code step.
+            from django.contrib.auth.models import AnonymousUser
+
+            user = AnonymousUser()
         scope["user"]._wrapped = user
+
+
+def _second_factor_settled(session: Any) -> bool:
+    """Whether the session says no second factor is wanting: it passed one (django-otp's
+    device key), or the pages found lately that this person need not use one. Reads only the
+    session's loaded data."""
+    from django_otp import DEVICE_ID_SESSION_KEY
+
+    from rosbi_platform.accounts.middleware import TwoFactorRequiredMiddleware
+
+    if session.get(DEVICE_ID_SESSION_KEY):
+        return True
+    return session.get(TwoFactorRequiredMiddleware.NOT_REQUIRED_UNTIL, 0) > time.time()
+
+
+def _must_use_two_factor_now(user: Any) -> bool:
+    from rosbi_platform.accounts.two_factor import must_use_two_factor
+
+    return must_use_two_factor(user)
+
+
+_must_use_two_factor = auth_threads.call(_must_use_two_factor_now)
+_settled_on_thread = auth_threads.call(_second_factor_settled)
+
+
+async def second_factor_missing(session: Any, user: Any) -> bool:
+    """The websocket side of the two-factor rule (docs/accounts.md): True for a signed-in
+    site moderator or club owner whose session has not passed the second factor. The session
+    is loaded by then (on the loop or by Channels' lookup), so the usual answer costs no
+    query; only a session without either mark asks the rule, on the auth threads."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    if getattr(session, "_session_cache", None) is not None:
+        settled = _second_factor_settled(session)
+    else:
+        settled = await _settled_on_thread(session)
+    return not settled and await _must_use_two_factor(user)
 
 
 async def session_user_on_loop(session: Any) -> Any:
