@@ -633,14 +633,11 @@ def open_to_viewer(*, public: bool, invite_matches: bool, seated: bool, invited:
 
 def may_see_table(table: Table, user: Any, invite: str | None = None) -> bool:
     """Whether ``user`` may see the table's public facts (name, seats, status; never a hand):
-    ``open_to_viewer``, or a site moderator."""
-    authenticated = getattr(user, "is_authenticated", False)
-    return open_to_viewer(
-        public=table.public,
-        invite_matches=invite is not None and invite == table.invite_code,
-        seated=authenticated and seat_of_user(table.pk, user) is not None,
-        invited=authenticated and is_invited(table.pk, user),
-    ) or permissions.is_site_moderator(user)
+    ``open_to_viewer``, or a site moderator. The facts are the handshake's own read
+    (``viewer_access``: one prepared statement for seat and invitation), so pages, the API and
+    the websocket decide with the same facts and the same rule."""
+    access = viewer_access(table.pk, user, invite)
+    return access is not None and access.allowed
 
 
 # --------------------------------------------------------------------------- who sees a Partie
